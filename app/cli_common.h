@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// What every subcommand shares: global options, output helpers and the error-to-exit-code rule.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/diag/diagnostic.h"
+
+namespace onnxtool::app {
+
+enum class ColorMode { automatic, always, never };
+
+struct GlobalOptions {
+  bool json = false;
+  bool quiet = false;
+  int verbose = 0;
+  ColorMode color = ColorMode::automatic;
+  int threads = 0;  // 0: all cores
+};
+
+// The streams a command writes to; tests point them at strings.
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+  bool err_is_terminal = false;
+};
+
+// Each subcommand registers itself and sets `action` to the function that runs it once the
+// command line is parsed; the action returns the exit code.
+using Action = std::function<int(const GlobalOptions&, Io&)>;
+struct Command {
+  CLI::App* app = nullptr;
+  Action action;
+};
+
+RenderOptions render_options(const GlobalOptions& g, const Io& io);
+// Prints diagnostics to err (text), unless quiet hides notes and warnings.
+void print_diagnostics(const std::vector<Diagnostic>& ds, const GlobalOptions& g, Io& io);
+// Writes a JSON document to out, pretty-printed, newline-terminated.
+void print_json(const nlohmann::json& j, Io& io);
+
+// Runs f, turning an onnxtool::Error into its diagnostic and exit code, and any other exception
+// into an internal error (exit 4). Never lets an exception escape.
+int guarded(const GlobalOptions& g, Io& io, const std::function<int()>& f);
+
+}  // namespace onnxtool::app

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <sstream>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "core/version.h"
+
+namespace onnxtool::app {
+
+std::string version_text() {
+  std::ostringstream s;
+  s << "onnxtool " << kOnnxtoolVersion << '\n'
+    << "IR version: up to " << kNewestIrVersion << '\n'
+    << "operator sets:";
+  for (const auto& d : known_opset_domains())
+    s << ' ' << (d.domain.empty() ? "ai.onnx" : d.domain) << ' ' << d.min_version << '-'
+      << d.max_version << ';';
+  std::string text = s.str();
+  text.back() = '\n';
+  return text;
+}
+
+void build_cli(CliTree& tree) {
+  CLI::App& app = tree.app;
+  GlobalOptions& g = tree.global;
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", [] { return version_text(); }, "print version information");
+  app.add_flag("--json", g.json, "machine-readable output on stdout");
+  app.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
+  app.add_flag("-v,--verbose", g.verbose, "progress and timing on stderr (repeat for more)");
+  app.add_option("--color", g.color, "colour diagnostics: auto, always or never")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, ColorMode>{{"auto", ColorMode::automatic},
+                                           {"always", ColorMode::always},
+                                           {"never", ColorMode::never}},
+          CLI::ignore_case));
+  app.add_option("--threads", g.threads, "worker threads (default: all cores)")
+      ->check(CLI::NonNegativeNumber);
+  for (auto add : all_command_adders()) tree.commands.push_back(add(app, g));
+}
+
+int run_cli(int argc, const char* const* argv, Io& io) {
+  CliTree tree;
+  build_cli(tree);
+  try {
+    tree.app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    io.out << tree.app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    io.out << tree.app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    io.out << version_text();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // Help for a subcommand also arrives here.
+    if (e.get_exit_code() == 0) {
+      const CLI::App* sub = nullptr;
+      for (const auto& c : tree.commands)
+        if (c.app->parsed()) sub = c.app;
+      io.out << (sub ? sub->help() : tree.app.help());
+      return 0;
+    }
+    io.err << "onnxtool: error: " << e.what() << "\nrun 'onnxtool --help' for usage\n";
+    return 2;
+  }
+  for (auto& c : tree.commands)
+    if (c.app->parsed()) return c.action(tree.global, io);
+  io.out << tree.app.help();
+  return 2;
+}
+
+}  // namespace onnxtool::app

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/diag/diagnostic.h"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+namespace onnxtool {
+
+const char* severity_name(Severity s) {
+  switch (s) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "error";
+}
+
+void DiagSink::report(Diagnostic d) {
+  if (d.severity == Severity::error) ++errors_;
+  if (d.severity == Severity::warning) ++warnings_;
+  if (d.file.empty()) d.file = file_;
+  if (items_.size() >= max_stored_) {
+    ++dropped_;
+    return;
+  }
+  items_.push_back(std::move(d));
+}
+
+void DiagSink::error(std::string rule, std::string location, std::string message) {
+  report({Severity::error, std::move(rule), "", std::move(location), std::move(message), {}});
+}
+void DiagSink::warning(std::string rule, std::string location, std::string message) {
+  report({Severity::warning, std::move(rule), "", std::move(location), std::move(message), {}});
+}
+void DiagSink::note(std::string rule, std::string location, std::string message) {
+  report({Severity::note, std::move(rule), "", std::move(location), std::move(message), {}});
+}
+
+void DiagSink::clear() {
+  items_.clear();
+  errors_ = warnings_ = dropped_ = 0;
+}
+
+namespace {
+
+const char* severity_color(Severity s) {
+  switch (s) {
+    case Severity::note: return "\x1b[1;36m";
+    case Severity::warning: return "\x1b[1;35m";
+    case Severity::error: return "\x1b[1;31m";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string render_text(const Diagnostic& d, const RenderOptions& opt) {
+  std::string out = opt.program + ": ";
+  if (opt.color) out += severity_color(d.severity);
+  out += severity_name(d.severity);
+  if (opt.color) out += "\x1b[0m";
+  out += ": ";
+  if (!d.file.empty()) out += d.file + ": ";
+  if (!d.location.empty()) out += d.location + ": ";
+  out += d.message;
+  if (!d.rule.empty()) {
+    out += opt.color ? " \x1b[2m[" + d.rule + "]\x1b[0m" : " [" + d.rule + "]";
+  }
+  out += '\n';
+  for (const auto& n : d.notes) out += "  note: " + n + '\n';
+  return out;
+}
+
+std::string render_text(const std::vector<Diagnostic>& ds, const RenderOptions& opt) {
+  // Fold repeats per (file, rule) so one systematic fault does not drown the rest.
+  std::map<std::pair<std::string, std::string>, std::size_t> seen;
+  std::map<std::pair<std::string, std::string>, std::size_t> folded;
+  std::vector<std::pair<std::string, std::string>> fold_order;
+  std::string out;
+  for (const auto& d : ds) {
+    auto key = std::make_pair(d.file, d.rule);
+    if (++seen[key] > opt.fold_after && !d.rule.empty()) {
+      if (folded[key]++ == 0) fold_order.push_back(key);
+      continue;
+    }
+    out += render_text(d, opt);
+  }
+  for (const auto& key : fold_order) {
+    out += opt.program + ": ... and " + std::to_string(folded[key]) + " more [" + key.second +
+           "]\n";
+  }
+  return out;
+}
+
+nlohmann::json to_json(const Diagnostic& d) {
+  nlohmann::json j = {{"severity", severity_name(d.severity)},
+                      {"rule", d.rule},
+                      {"file", d.file},
+                      {"location", d.location},
+                      {"message", d.message}};
+  if (!d.notes.empty()) j["notes"] = d.notes;
+  return j;
+}
+
+nlohmann::json to_json(const std::vector<Diagnostic>& ds) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& d : ds) arr.push_back(to_json(d));
+  return arr;
+}
+
+}  // namespace onnxtool

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Diagnostics: what every pass reports, collected rather than printed, rendered by the app.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace onnxtool {
+
+enum class Severity { note, warning, error };
+
+const char* severity_name(Severity s);
+
+struct Diagnostic {
+  Severity severity = Severity::error;
+  std::string rule;      // stable id, e.g. "external-data.escapes-model-dir"
+  std::string file;      // the file the finding is about ("" when none)
+  std::string location;  // path inside the model, e.g. graph.node[3] "conv" (Conv) attribute pads
+  std::string message;   // lowercase, no final period, says what was expected
+  std::vector<std::string> notes;
+};
+
+// Collects diagnostics; the library never prints. Counts per severity stay exact even when the
+// stored list is capped.
+class DiagSink {
+ public:
+  explicit DiagSink(std::size_t max_stored = SIZE_MAX) : max_stored_(max_stored) {}
+
+  void report(Diagnostic d);
+  void error(std::string rule, std::string location, std::string message);
+  void warning(std::string rule, std::string location, std::string message);
+  void note(std::string rule, std::string location, std::string message);
+
+  // Sets the file name stamped on diagnostics reported without one.
+  void set_file(std::string file) { file_ = std::move(file); }
+  const std::string& file() const { return file_; }
+
+  const std::vector<Diagnostic>& diagnostics() const { return items_; }
+  std::size_t errors() const { return errors_; }
+  std::size_t warnings() const { return warnings_; }
+  std::size_t dropped() const { return dropped_; }
+  bool ok() const { return errors_ == 0; }
+  void clear();
+
+ private:
+  std::vector<Diagnostic> items_;
+  std::string file_;
+  std::size_t max_stored_;
+  std::size_t errors_ = 0, warnings_ = 0, dropped_ = 0;
+};
+
+struct RenderOptions {
+  bool color = false;
+  // Repeats of one rule beyond this many are folded into "... and N more".
+  std::size_t fold_after = 20;
+  std::string program = "onnxtool";
+};
+
+// One line per diagnostic (plus indented notes), in DESIGN.md's format:
+//   onnxtool: error: model.onnx: graph.node[12] "conv1" (Conv) attribute pads: message [rule]
+std::string render_text(const Diagnostic& d, const RenderOptions& opt);
+std::string render_text(const std::vector<Diagnostic>& ds, const RenderOptions& opt);
+nlohmann::json to_json(const Diagnostic& d);
+nlohmann::json to_json(const std::vector<Diagnostic>& ds);
+
+}  // namespace onnxtool

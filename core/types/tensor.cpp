@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/types/tensor.h"
+
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "core/diag/error.h"
+
+namespace onnxtool {
+
+static_assert(std::endian::native == std::endian::little,
+              "onnxtool keeps tensors in little-endian byte order, as ONNX stores them");
+
+std::string shape_to_string(std::span<const int64_t> shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+std::shared_ptr<Storage> Storage::allocate(std::size_t bytes) {
+  std::shared_ptr<Storage> s(new Storage());
+  const std::size_t rounded = (bytes + 63) / 64 * 64;
+  s->data_ = static_cast<std::byte*>(std::aligned_alloc(64, rounded ? rounded : 64));
+  if (!s->data_) throw std::bad_alloc();
+  std::memset(s->data_, 0, rounded ? rounded : 64);
+  s->size_ = bytes;
+  s->owned_ = true;
+  return s;
+}
+
+std::shared_ptr<Storage> Storage::view(const void* data, std::size_t bytes,
+                                       std::shared_ptr<const void> owner) {
+  std::shared_ptr<Storage> s(new Storage());
+  s->data_ = const_cast<std::byte*>(static_cast<const std::byte*>(data));
+  s->size_ = bytes;
+  s->owner_ = std::move(owner);
+  return s;
+}
+
+Storage::~Storage() {
+  if (owned_) std::free(data_);
+}
+
+namespace {
+
+int64_t checked_count(const Shape& shape) {
+  auto n = element_count(shape);
+  if (!n)
+    throw_invalid("tensor.bad-shape", "", "",
+                  "shape " + shape_to_string(shape) + " has a negative dim or too many elements");
+  return *n;
+}
+
+}  // namespace
+
+Tensor::Tensor(DataType type, Shape shape) : type_(type), shape_(std::move(shape)) {
+  numel_ = checked_count(shape_);
+  if (type_ == DataType::string) {
+    strings_ = std::make_shared<std::vector<std::string>>(static_cast<std::size_t>(numel_));
+  } else {
+    const auto width = static_cast<std::size_t>(type_info(type_).mem_bytes);
+    if (numel_ > 0 && static_cast<uint64_t>(numel_) > SIZE_MAX / width)
+      throw_invalid("tensor.too-large", "", "", "tensor of " + std::to_string(numel_) +
+                                                    " elements does not fit in memory");
+    storage_ = Storage::allocate(static_cast<std::size_t>(numel_) * width);
+  }
+}
+
+Tensor Tensor::wrap(DataType type, Shape shape, std::shared_ptr<Storage> storage,
+                    std::size_t offset) {
+  Tensor t;
+  t.type_ = type;
+  t.shape_ = std::move(shape);
+  t.numel_ = checked_count(t.shape_);
+  const std::size_t need = static_cast<std::size_t>(t.numel_) * type_info(type).mem_bytes;
+  if (!storage || offset > storage->size() || storage->size() - offset < need)
+    throw_internal("tensor storage smaller than its shape");
+  t.storage_ = std::move(storage);
+  t.offset_ = offset;
+  return t;
+}
+
+Tensor Tensor::from_strings(Shape shape, std::vector<std::string> values) {
+  Tensor t;
+  t.type_ = DataType::string;
+  t.shape_ = std::move(shape);
+  t.numel_ = checked_count(t.shape_);
+  values.resize(static_cast<std::size_t>(t.numel_));
+  t.strings_ = std::make_shared<std::vector<std::string>>(std::move(values));
+  return t;
+}
+
+std::size_t Tensor::nbytes() const {
+  if (type_ == DataType::undefined || type_ == DataType::string) return 0;
+  return static_cast<std::size_t>(numel_) * type_info(type_).mem_bytes;
+}
+
+const std::byte* Tensor::raw() const { return storage_ ? storage_->data() + offset_ : nullptr; }
+
+std::byte* Tensor::mutable_raw() {
+  if (!storage_) return nullptr;
+  if (!storage_->owned() || storage_.use_count() > 1) {
+    auto fresh = Storage::allocate(nbytes());
+    if (nbytes()) std::memcpy(fresh->writable_data(), raw(), nbytes());
+    storage_ = std::move(fresh);
+    offset_ = 0;
+  }
+  return storage_->writable_data() + offset_;
+}
+
+const std::vector<std::string>& Tensor::strings() const {
+  static const std::vector<std::string> kEmpty;
+  return strings_ ? *strings_ : kEmpty;
+}
+
+std::vector<std::string>& Tensor::mutable_strings() {
+  if (!strings_) strings_ = std::make_shared<std::vector<std::string>>();
+  if (strings_.use_count() > 1) strings_ = std::make_shared<std::vector<std::string>>(*strings_);
+  return *strings_;
+}
+
+Tensor Tensor::reshaped(Shape shape) const {
+  Tensor t = *this;
+  const int64_t n = checked_count(shape);
+  if (n != numel_)
+    throw_invalid("tensor.bad-reshape", "", "",
+                  "cannot view " + std::to_string(numel_) + " elements as shape " +
+                      shape_to_string(shape));
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Tensor Tensor::clone() const {
+  if (type_ == DataType::string) return from_strings(shape_, strings());
+  Tensor t(type_, shape_);
+  if (nbytes()) std::memcpy(t.mutable_raw(), raw(), nbytes());
+  return t;
+}
+
+bool Tensor::is_view() const { return storage_ && !storage_->owned(); }
+
+}  // namespace onnxtool

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tensor: an element type, a shape and shared storage. Copies are shallow; writes through
+// mutable_*() detach the storage first when it is shared or read-only (a view of a mapped file
+// or of a protobuf's raw_data), so weights are never copied unless someone changes them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/types/dtype.h"
+#include "core/types/element.h"
+
+namespace onnxtool {
+
+using Shape = std::vector<int64_t>;
+
+std::string shape_to_string(std::span<const int64_t> shape);  // "[1,3,224,224]"
+
+// A block of bytes: owned (64-byte aligned, writable) or a read-only view kept alive by owner.
+class Storage {
+ public:
+  static std::shared_ptr<Storage> allocate(std::size_t bytes);  // zero-filled
+  static std::shared_ptr<Storage> view(const void* data, std::size_t bytes,
+                                       std::shared_ptr<const void> owner);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  const std::byte* data() const { return data_; }
+  std::byte* writable_data() { return owned_ ? data_ : nullptr; }
+  std::size_t size() const { return size_; }
+  bool owned() const { return owned_; }
+
+ private:
+  Storage() = default;
+  std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool owned_ = false;
+  std::shared_ptr<const void> owner_;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  // Zero-filled (empty strings for string tensors). Throws Error on a negative dim or overflow.
+  Tensor(DataType type, Shape shape);
+  // Wraps existing bytes (mem_bytes per element, see DataTypeInfo) without copying.
+  static Tensor wrap(DataType type, Shape shape, std::shared_ptr<Storage> storage,
+                     std::size_t offset = 0);
+  static Tensor from_strings(Shape shape, std::vector<std::string> values);
+  template <class T>
+  static Tensor from_vector(Shape shape, const std::vector<T>& values);
+  template <class T>
+  static Tensor scalar(T value) {
+    return from_vector<T>({}, {value});
+  }
+
+  bool defined() const { return type_ != DataType::undefined; }
+  DataType dtype() const { return type_; }
+  const Shape& shape() const { return shape_; }
+  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t numel() const { return numel_; }
+  std::size_t nbytes() const;  // bytes in memory; 0 for strings
+
+  const std::byte* raw() const;
+  std::byte* mutable_raw();  // detaches shared or read-only storage
+  template <class T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(raw());
+  }
+  template <class T>
+  T* mutable_data() {
+    return reinterpret_cast<T*>(mutable_raw());
+  }
+  template <class T>
+  std::span<const T> span() const {
+    return {data<T>(), static_cast<std::size_t>(numel_)};
+  }
+  template <class T>
+  std::span<T> mutable_span() {
+    return {mutable_data<T>(), static_cast<std::size_t>(numel_)};
+  }
+  const std::vector<std::string>& strings() const;
+  std::vector<std::string>& mutable_strings();
+
+  // Same elements, another shape of equal element count; shares storage.
+  Tensor reshaped(Shape shape) const;
+  // A deep copy with owned storage.
+  Tensor clone() const;
+  // True when storage is a read-only view (e.g. of a mapped external data file).
+  bool is_view() const;
+
+ private:
+  DataType type_ = DataType::undefined;
+  Shape shape_;
+  int64_t numel_ = 0;
+  std::shared_ptr<Storage> storage_;
+  std::size_t offset_ = 0;
+  std::shared_ptr<std::vector<std::string>> strings_;
+};
+
+template <class T>
+Tensor Tensor::from_vector(Shape shape, const std::vector<T>& values) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return from_strings(std::move(shape), values);
+  } else {
+    Tensor t(data_type_of<T>(), std::move(shape));
+    T* out = t.mutable_data<T>();
+    for (std::size_t i = 0; i < values.size() && i < static_cast<std::size_t>(t.numel()); ++i)
+      out[i] = values[i];
+    return t;
+  }
+}
+
+}  // namespace onnxtool

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers shared by the test suites.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace onnxtool::test {
+
+// The project's source folder (for testdata/).
+std::filesystem::path source_dir();
+std::filesystem::path testdata_dir();
+// ../shared, or $ONNXTOOL_SHARED when set; nullopt when it is not there.
+std::optional<std::filesystem::path> shared_dir();
+// Exits the whole test program with the CTest skip code, saying why, when ../shared is absent.
+// Call it first thing in a suite that needs ../shared.
+std::filesystem::path require_shared_dir(const std::string& what);
+
+// A fresh empty directory under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write_file(const std::filesystem::path& p, const std::string& bytes);
+std::string read_file(const std::filesystem::path& p);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+// Runs the onnxtool binary with args (no shell), optional stdin bytes; captures everything.
+CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes = "");
+
+}  // namespace onnxtool::test
