@@ -3,6 +3,8 @@
 
 namespace onnxtool::app {
 
-std::vector<CommandAdder> all_command_adders() { return {&add_info}; }
+std::vector<CommandAdder> all_command_adders() {
+  return {&add_info};
+}
 
 }  // namespace onnxtool::app

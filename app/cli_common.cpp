@@ -14,8 +14,12 @@ namespace onnxtool::app {
 RenderOptions render_options(const GlobalOptions& g, const Io& io) {
   RenderOptions r;
   switch (g.color) {
-    case ColorMode::always: r.color = true; break;
-    case ColorMode::never: r.color = false; break;
+    case ColorMode::always:
+      r.color = true;
+      break;
+    case ColorMode::never:
+      r.color = false;
+      break;
     case ColorMode::automatic: {
       const char* no_color = std::getenv("NO_COLOR");
       r.color = io.err_is_terminal && !(no_color && *no_color);

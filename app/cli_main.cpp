@@ -24,16 +24,19 @@ void build_cli(CliTree& tree) {
   CLI::App& app = tree.app;
   GlobalOptions& g = tree.global;
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", [] { return version_text(); }, "print version information");
+  // Global options may also follow the subcommand: `onnxtool info m.onnx --json`.
+  app.fallthrough();
+  app.set_version_flag(
+      "--version", [] { return version_text(); }, "print version information");
   app.add_flag("--json", g.json, "machine-readable output on stdout");
   app.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
   app.add_flag("-v,--verbose", g.verbose, "progress and timing on stderr (repeat for more)");
   app.add_option("--color", g.color, "colour diagnostics: auto, always or never")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ColorMode>{{"auto", ColorMode::automatic},
-                                           {"always", ColorMode::always},
-                                           {"never", ColorMode::never}},
-          CLI::ignore_case));
+      ->transform(
+          CLI::CheckedTransformer(std::map<std::string, ColorMode>{{"auto", ColorMode::automatic},
+                                                                   {"always", ColorMode::always},
+                                                                   {"never", ColorMode::never}},
+                                  CLI::ignore_case));
   app.add_option("--threads", g.threads, "worker threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
   for (auto add : all_command_adders()) tree.commands.push_back(add(app, g));

@@ -1,12 +1,186 @@
 // SPDX-License-Identifier: Apache-2.0
+// onnxtool info: what a model is, at a glance, without reading its weights.
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
 #include "app/commands.h"
+#include "core/model/model.h"
+#include "core/model/summary.h"
 
 namespace onnxtool::app {
 
+namespace {
+
+struct InfoOptions {
+  std::vector<std::string> files;
+  std::string data_dir;
+  std::size_t top_ops = 25;
+};
+
+std::string human_bytes(uint64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(n));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string human_count(uint64_t n) {
+  char buf[32];
+  if (n >= 1000000000ull)
+    std::snprintf(buf, sizeof buf, "%.2f G", static_cast<double>(n) / 1e9);
+  else if (n >= 1000000ull)
+    std::snprintf(buf, sizeof buf, "%.2f M", static_cast<double>(n) / 1e6);
+  else if (n >= 10000ull)
+    std::snprintf(buf, sizeof buf, "%.1f K", static_cast<double>(n) / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
+  return buf;
+}
+
+// Pads to width; names longer than `limit` are cut with an ellipsis so columns stay in 80.
+std::string column(const std::string& s, std::size_t width, std::size_t limit = 40) {
+  std::string t = s.size() > limit ? s.substr(0, limit - 3) + "..." : s;
+  if (t.size() < width) t.append(width - t.size(), ' ');
+  return t;
+}
+
+void field(std::ostream& out, const char* key, const std::string& value) {
+  if (!value.empty()) out << "  " << column(key, 15) << value << '\n';
+}
+
+std::string opsets_text(const ModelSummary& s) {
+  std::string t;
+  for (const auto& o : s.opset_import) {
+    if (!t.empty()) t += ", ";
+    t += (o.domain.empty() ? "ai.onnx" : o.domain) + " " + std::to_string(o.version);
+  }
+  return t;
+}
+
+void print_header(std::ostream& out, const ModelSummary& s) {
+  out << s.file << " (" << human_bytes(s.file_size) << ")\n";
+  field(out, "ir_version", std::to_string(s.ir_version));
+  field(out, "opset_import", opsets_text(s));
+  std::string producer = s.producer_name;
+  if (!s.producer_version.empty()) producer += (producer.empty() ? "" : " ") + s.producer_version;
+  field(out, "producer", producer);
+  field(out, "domain", s.domain);
+  if (s.model_version) field(out, "model_version", std::to_string(s.model_version));
+  field(out, "doc", s.doc_string);
+  field(out, "graph", s.graph_name);
+  for (const auto& [k, v] : s.metadata_props) field(out, "metadata", k + " = " + v);
+}
+
+void print_values(std::ostream& out, const char* title,
+                  const std::vector<ModelSummary::Value>& vs) {
+  out << '\n' << title << " (" << vs.size() << ")\n";
+  std::size_t width = 0;
+  for (const auto& v : vs) width = std::max(width, std::min<std::size_t>(v.name.size(), 30));
+  for (const auto& v : vs)
+    out << "  " << column(v.name, width + 2, 30) << v.type
+        << (v.is_initializer ? "  (has initializer)" : "") << '\n';
+}
+
+void print_weights(std::ostream& out, const ModelSummary& s) {
+  out << "\ninitializers: " << s.initializers << " tensors, " << human_count(s.parameters)
+      << " parameters, " << human_bytes(s.initializer_bytes);
+  if (s.sparse_initializers) out << "; " << s.sparse_initializers << " sparse";
+  out << '\n';
+  for (const auto& r : s.bytes_by_type)
+    out << "  " << column(r.type, 14) << column(std::to_string(r.tensors) + " tensors", 14)
+        << column(human_count(r.elements) + " elements", 20) << human_bytes(r.bytes) << '\n';
+  if (s.external_tensors == 0) return;
+  out << "  external data: " << s.external_tensors << " tensors, " << human_bytes(s.external_bytes)
+      << " in " << s.external_files.size() << " file" << (s.external_files.size() == 1 ? "" : "s")
+      << '\n';
+  for (const auto& f : s.external_files)
+    out << "    " << column(f.location, 32) << column(human_bytes(f.file_size), 12) << f.tensors
+        << " tensors, " << human_bytes(f.bytes) << " used\n";
+}
+
+void print_nodes(std::ostream& out, const ModelSummary& s, std::size_t top) {
+  out << "\nnodes: " << s.nodes_top_level;
+  if (s.subgraphs)
+    out << " (" << s.nodes_total << " with " << s.subgraphs << " subgraph"
+        << (s.subgraphs == 1 ? "" : "s") << ", nested " << s.max_subgraph_depth << " deep)";
+  out << '\n';
+  for (std::size_t i = 0; i < s.op_histogram.size() && i < top; ++i) {
+    const auto& o = s.op_histogram[i];
+    out << "  " << column((o.domain.empty() ? "" : o.domain + ".") + o.op_type, 34) << o.count
+        << '\n';
+  }
+  if (s.op_histogram.size() > top)
+    out << "  ... and " << s.op_histogram.size() - top << " more operator types\n";
+  if (!s.functions.empty()) {
+    out << "\nfunctions (" << s.functions.size() << ")\n";
+    for (const auto& f : s.functions)
+      out << "  "
+          << column((f.domain.empty() ? "" : f.domain + ".") + f.name +
+                        (f.overload.empty() ? "" : ":" + f.overload),
+                    34)
+          << f.nodes << " nodes\n";
+  }
+  if (s.training_info) out << "\ntraining info: " << s.training_info << '\n';
+  if (!s.device_configurations.empty()) {
+    out << "\ndevice configurations (" << s.device_configurations.size() << ")\n";
+    for (const auto& d : s.device_configurations)
+      out << "  " << column(d.name, 24) << d.num_devices << " devices\n";
+  }
+}
+
+int run_info(const InfoOptions& opt, const GlobalOptions& g, Io& io) {
+  int status = 0;
+  nlohmann::json docs = nlohmann::json::array();
+  for (const auto& file : opt.files) {
+    DiagSink sink;
+    LoadOptions lo;
+    if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
+    int code = guarded(g, io, [&] {
+      Model m = load_model(file, lo, sink);
+      print_diagnostics(sink.diagnostics(), g, io);
+      if (!sink.ok()) return 1;
+      ModelSummary s = summarize(m);
+      if (g.json) {
+        docs.push_back(to_json(s));
+      } else {
+        if (&file != &opt.files.front()) io.out << '\n';
+        print_header(io.out, s);
+        print_values(io.out, "inputs", s.inputs);
+        print_values(io.out, "outputs", s.outputs);
+        print_weights(io.out, s);
+        print_nodes(io.out, s, opt.top_ops);
+      }
+      return 0;
+    });
+    status = std::max(status, code);
+  }
+  if (g.json) print_json(docs.size() == 1 ? docs[0] : docs, io);
+  return status;
+}
+
+}  // namespace
+
 Command add_info(CLI::App& app, GlobalOptions&) {
+  auto opt = std::make_shared<InfoOptions>();
   Command c;
   c.app = app.add_subcommand("info", "inspect a model: metadata, interface, weights, operators");
-  c.action = [](const GlobalOptions&, Io&) { return 0; };
+  c.app->add_option("model", opt->files, "model files (- for stdin)")->required();
+  c.app->add_option("--data-dir", opt->data_dir,
+                    "directory holding external data (default: the model's directory)");
+  c.app->add_option("--top", opt->top_ops, "operator types to list (default 25)");
+  c.action = [opt](const GlobalOptions& g, Io& io) { return run_info(*opt, g, io); };
   return c;
 }
 

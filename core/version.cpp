@@ -45,7 +45,9 @@ int64_t lookup(const std::array<IrStep, N>& table, int64_t version) {
 
 }  // namespace
 
-std::span<const OpsetDomainRange> known_opset_domains() { return kDomains; }
+std::span<const OpsetDomainRange> known_opset_domains() {
+  return kDomains;
+}
 
 const OpsetDomainRange* find_opset_domain(std::string_view domain) {
   if (domain == "ai.onnx") domain = "";

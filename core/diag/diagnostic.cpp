@@ -9,9 +9,12 @@ namespace onnxtool {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::note: return "note";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+    case Severity::note:
+      return "note";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
   }
   return "error";
 }
@@ -46,9 +49,12 @@ namespace {
 
 const char* severity_color(Severity s) {
   switch (s) {
-    case Severity::note: return "\x1b[1;36m";
-    case Severity::warning: return "\x1b[1;35m";
-    case Severity::error: return "\x1b[1;31m";
+    case Severity::note:
+      return "\x1b[1;36m";
+    case Severity::warning:
+      return "\x1b[1;35m";
+    case Severity::error:
+      return "\x1b[1;31m";
   }
   return "";
 }
@@ -87,8 +93,8 @@ std::string render_text(const std::vector<Diagnostic>& ds, const RenderOptions& 
     out += render_text(d, opt);
   }
   for (const auto& key : fold_order) {
-    out += opt.program + ": ... and " + std::to_string(folded[key]) + " more [" + key.second +
-           "]\n";
+    out +=
+        opt.program + ": ... and " + std::to_string(folded[key]) + " more [" + key.second + "]\n";
   }
   return out;
 }

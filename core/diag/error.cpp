@@ -5,10 +5,14 @@ namespace onnxtool {
 
 int exit_code_for(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::invalid: return 1;
-    case ErrorKind::usage: return 2;
-    case ErrorKind::io: return 3;
-    case ErrorKind::internal: return 4;
+    case ErrorKind::invalid:
+      return 1;
+    case ErrorKind::usage:
+      return 2;
+    case ErrorKind::io:
+      return 3;
+    case ErrorKind::internal:
+      return 4;
   }
   return 4;
 }

@@ -76,7 +76,9 @@ std::string type_name_or_number(int32_t value) {
   return "type(" + std::to_string(value) + ")";
 }
 
-std::span<const DataTypeInfo> all_type_infos() { return kTypes; }
+std::span<const DataTypeInfo> all_type_infos() {
+  return kTypes;
+}
 
 std::optional<uint64_t> wire_bytes(DataType t, uint64_t n) {
   const int bits = type_info(t).bits;

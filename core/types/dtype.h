@@ -50,7 +50,7 @@ struct DataTypeInfo {
   int bits;               // width on the wire (raw_data): 2, 4, 8, 16, 32, 64 or 128; 0 for string
   int mem_bytes;          // bytes per element in a Tensor in memory (sub-byte types: 1)
   TypeClass cls;
-  int min_ir_version;     // first IR version that has the type
+  int min_ir_version;  // first IR version that has the type
 };
 
 // nullptr for values outside 1..kMaxDataType.
@@ -63,8 +63,12 @@ std::string_view type_name(DataType t);
 std::string type_name_or_number(int32_t value);
 std::span<const DataTypeInfo> all_type_infos();
 
-inline bool is_packed(DataType t) { return type_info(t).bits < 8 && t != DataType::string; }
-inline bool is_float(DataType t) { return type_info(t).cls == TypeClass::floating; }
+inline bool is_packed(DataType t) {
+  return type_info(t).bits < 8 && t != DataType::string;
+}
+inline bool is_float(DataType t) {
+  return type_info(t).cls == TypeClass::floating;
+}
 inline bool is_integer(DataType t) {
   auto c = type_info(t).cls;
   return c == TypeClass::signed_int || c == TypeClass::unsigned_int;

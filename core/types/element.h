@@ -13,22 +13,50 @@
 
 namespace onnxtool {
 
-struct Float16 { uint16_t bits; };
-struct BFloat16 { uint16_t bits; };
-struct Float8E4M3FN { uint8_t bits; };
-struct Float8E4M3FNUZ { uint8_t bits; };
-struct Float8E5M2 { uint8_t bits; };
-struct Float8E5M2FNUZ { uint8_t bits; };
-struct Float8E8M0 { uint8_t bits; };
-struct Float4E2M1 { uint8_t bits; };  // low 4 bits hold the code
-struct Int4 { int8_t value; };        // -8..7
-struct UInt4 { uint8_t value; };      // 0..15
-struct Int2 { int8_t value; };        // -2..1
-struct UInt2 { uint8_t value; };      // 0..3
+struct Float16 {
+  uint16_t bits;
+};
+struct BFloat16 {
+  uint16_t bits;
+};
+struct Float8E4M3FN {
+  uint8_t bits;
+};
+struct Float8E4M3FNUZ {
+  uint8_t bits;
+};
+struct Float8E5M2 {
+  uint8_t bits;
+};
+struct Float8E5M2FNUZ {
+  uint8_t bits;
+};
+struct Float8E8M0 {
+  uint8_t bits;
+};
+struct Float4E2M1 {
+  uint8_t bits;
+};  // low 4 bits hold the code
+struct Int4 {
+  int8_t value;
+};  // -8..7
+struct UInt4 {
+  uint8_t value;
+};  // 0..15
+struct Int2 {
+  int8_t value;
+};  // -2..1
+struct UInt2 {
+  uint8_t value;
+};  // 0..3
 
-template <DataType> struct ElementOf;
-#define ONNXTOOL_ELEMENT(dt, T) \
-  template <> struct ElementOf<DataType::dt> { using type = T; };
+template <DataType>
+struct ElementOf;
+#define ONNXTOOL_ELEMENT(dt, T)    \
+  template <>                      \
+  struct ElementOf<DataType::dt> { \
+    using type = T;                \
+  };
 ONNXTOOL_ELEMENT(float32, float)
 ONNXTOOL_ELEMENT(uint8, uint8_t)
 ONNXTOOL_ELEMENT(int8, int8_t)
@@ -57,12 +85,17 @@ ONNXTOOL_ELEMENT(uint2, UInt2)
 ONNXTOOL_ELEMENT(int2, Int2)
 #undef ONNXTOOL_ELEMENT
 
-template <DataType D> using element_t = typename ElementOf<D>::type;
+template <DataType D>
+using element_t = typename ElementOf<D>::type;
 
 // The DataType of a C++ element type (only for the types above).
-template <class T> constexpr DataType data_type_of();
-#define ONNXTOOL_TYPE_OF(dt, T) \
-  template <> constexpr DataType data_type_of<T>() { return DataType::dt; }
+template <class T>
+constexpr DataType data_type_of();
+#define ONNXTOOL_TYPE_OF(dt, T)          \
+  template <>                            \
+  constexpr DataType data_type_of<T>() { \
+    return DataType::dt;                 \
+  }
 ONNXTOOL_TYPE_OF(float32, float)
 ONNXTOOL_TYPE_OF(uint8, uint8_t)
 ONNXTOOL_TYPE_OF(int8, int8_t)
@@ -97,17 +130,20 @@ template <class F>
 decltype(auto) visit_type(DataType t, F&& f) {
   switch (t) {
 #define ONNXTOOL_CASE(dt) \
-  case DataType::dt: return f(element_t<DataType::dt>{});
-    ONNXTOOL_CASE(float32) ONNXTOOL_CASE(uint8) ONNXTOOL_CASE(int8) ONNXTOOL_CASE(uint16)
-    ONNXTOOL_CASE(int16) ONNXTOOL_CASE(int32) ONNXTOOL_CASE(int64) ONNXTOOL_CASE(string)
-    ONNXTOOL_CASE(boolean) ONNXTOOL_CASE(float16) ONNXTOOL_CASE(float64) ONNXTOOL_CASE(uint32)
-    ONNXTOOL_CASE(uint64) ONNXTOOL_CASE(complex64) ONNXTOOL_CASE(complex128)
-    ONNXTOOL_CASE(bfloat16) ONNXTOOL_CASE(float8e4m3fn) ONNXTOOL_CASE(float8e4m3fnuz)
-    ONNXTOOL_CASE(float8e5m2) ONNXTOOL_CASE(float8e5m2fnuz) ONNXTOOL_CASE(uint4)
-    ONNXTOOL_CASE(int4) ONNXTOOL_CASE(float4e2m1) ONNXTOOL_CASE(float8e8m0)
-    ONNXTOOL_CASE(uint2) ONNXTOOL_CASE(int2)
+  case DataType::dt:      \
+    return f(element_t<DataType::dt>{});
+    ONNXTOOL_CASE(float32)
+    ONNXTOOL_CASE(uint8) ONNXTOOL_CASE(int8) ONNXTOOL_CASE(uint16) ONNXTOOL_CASE(int16)
+        ONNXTOOL_CASE(int32) ONNXTOOL_CASE(int64) ONNXTOOL_CASE(string) ONNXTOOL_CASE(boolean)
+            ONNXTOOL_CASE(float16) ONNXTOOL_CASE(float64) ONNXTOOL_CASE(uint32)
+                ONNXTOOL_CASE(uint64) ONNXTOOL_CASE(complex64) ONNXTOOL_CASE(complex128)
+                    ONNXTOOL_CASE(bfloat16) ONNXTOOL_CASE(float8e4m3fn)
+                        ONNXTOOL_CASE(float8e4m3fnuz) ONNXTOOL_CASE(float8e5m2)
+                            ONNXTOOL_CASE(float8e5m2fnuz) ONNXTOOL_CASE(uint4) ONNXTOOL_CASE(int4)
+                                ONNXTOOL_CASE(float4e2m1) ONNXTOOL_CASE(float8e8m0)
+                                    ONNXTOOL_CASE(uint2) ONNXTOOL_CASE(int2)
 #undef ONNXTOOL_CASE
-    default: break;
+                                        default : break;
   }
   return f(float{});  // unreachable for valid types; callers validate first
 }

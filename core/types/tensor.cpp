@@ -65,8 +65,8 @@ Tensor::Tensor(DataType type, Shape shape) : type_(type), shape_(std::move(shape
   } else {
     const auto width = static_cast<std::size_t>(type_info(type_).mem_bytes);
     if (numel_ > 0 && static_cast<uint64_t>(numel_) > SIZE_MAX / width)
-      throw_invalid("tensor.too-large", "", "", "tensor of " + std::to_string(numel_) +
-                                                    " elements does not fit in memory");
+      throw_invalid("tensor.too-large", "", "",
+                    "tensor of " + std::to_string(numel_) + " elements does not fit in memory");
     storage_ = Storage::allocate(static_cast<std::size_t>(numel_) * width);
   }
 }
@@ -100,7 +100,9 @@ std::size_t Tensor::nbytes() const {
   return static_cast<std::size_t>(numel_) * type_info(type_).mem_bytes;
 }
 
-const std::byte* Tensor::raw() const { return storage_ ? storage_->data() + offset_ : nullptr; }
+const std::byte* Tensor::raw() const {
+  return storage_ ? storage_->data() + offset_ : nullptr;
+}
 
 std::byte* Tensor::mutable_raw() {
   if (!storage_) return nullptr;
@@ -128,9 +130,9 @@ Tensor Tensor::reshaped(Shape shape) const {
   Tensor t = *this;
   const int64_t n = checked_count(shape);
   if (n != numel_)
-    throw_invalid("tensor.bad-reshape", "", "",
-                  "cannot view " + std::to_string(numel_) + " elements as shape " +
-                      shape_to_string(shape));
+    throw_invalid(
+        "tensor.bad-reshape", "", "",
+        "cannot view " + std::to_string(numel_) + " elements as shape " + shape_to_string(shape));
   t.shape_ = std::move(shape);
   return t;
 }
@@ -142,6 +144,8 @@ Tensor Tensor::clone() const {
   return t;
 }
 
-bool Tensor::is_view() const { return storage_ && !storage_->owned(); }
+bool Tensor::is_view() const {
+  return storage_ && !storage_->owned();
+}
 
 }  // namespace onnxtool

@@ -80,7 +80,8 @@ void write_file_atomically(const fs::path& target, std::string_view bytes) {
     while (n > 0) {
       ssize_t w = ::write(STDOUT_FILENO, p, n);
       if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) throw_io("io.write", "<stdout>", std::string("write failed: ") + std::strerror(errno));
+      if (w <= 0)
+        throw_io("io.write", "<stdout>", std::string("write failed: ") + std::strerror(errno));
       p += w;
       n -= static_cast<std::size_t>(w);
     }

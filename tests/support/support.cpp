@@ -17,8 +17,12 @@ namespace onnxtool::test {
 
 namespace fs = std::filesystem;
 
-fs::path source_dir() { return fs::path(ONNXTOOL_SOURCE_DIR); }
-fs::path testdata_dir() { return source_dir() / "testdata"; }
+fs::path source_dir() {
+  return fs::path(ONNXTOOL_SOURCE_DIR);
+}
+fs::path testdata_dir() {
+  return source_dir() / "testdata";
+}
 
 std::optional<fs::path> shared_dir() {
   const char* env = std::getenv("ONNXTOOL_SHARED");

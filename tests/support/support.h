@@ -40,6 +40,7 @@ struct CommandResult {
   std::string out, err;
 };
 // Runs the onnxtool binary with args (no shell), optional stdin bytes; captures everything.
-CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes = "");
+CommandResult run_onnxtool(const std::vector<std::string>& args,
+                           const std::string& stdin_bytes = "");
 
 }  // namespace onnxtool::test
