@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <cctype>
 #include <sstream>
 
 #include "app/cli.h"
@@ -12,9 +13,11 @@ std::string version_text() {
   s << "onnxtool " << kOnnxtoolVersion << '\n'
     << "IR version: up to " << kNewestIrVersion << '\n'
     << "operator sets:";
-  for (const auto& d : known_opset_domains())
-    s << ' ' << (d.domain.empty() ? "ai.onnx" : d.domain) << ' ' << d.min_version << '-'
-      << d.max_version << ';';
+  for (const auto& d : known_opset_domains()) {
+    s << ' ' << (d.domain.empty() ? "ai.onnx" : d.domain) << ' ' << d.min_version;
+    if (d.max_version != d.min_version) s << '-' << d.max_version;
+    s << ';';
+  }
   std::string text = s.str();
   text.back() = '\n';
   return text;
@@ -65,7 +68,11 @@ int run_cli(int argc, const char* const* argv, Io& io) {
       io.out << (sub ? sub->help() : tree.app.help());
       return 0;
     }
-    io.err << "onnxtool: error: " << e.what() << "\nrun 'onnxtool --help' for usage\n";
+    // CLI11 capitalises its messages; diagnostics here start in lowercase.
+    std::string what = e.what();
+    if (!what.empty())
+      what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+    io.err << "onnxtool: error: " << what << "\nrun 'onnxtool --help' for usage\n";
     return 2;
   }
   for (auto& c : tree.commands)

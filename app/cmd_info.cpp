@@ -2,11 +2,13 @@
 // onnxtool info: what a model is, at a glance, without reading its weights.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "core/diag/error.h"
 #include "core/model/model.h"
 #include "core/model/summary.h"
 
@@ -47,6 +49,10 @@ std::string human_count(uint64_t n) {
   else
     std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
   return buf;
+}
+
+std::string plural(uint64_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
 // Pads to width; names longer than `limit` are cut with an ellipsis so columns stay in 80.
@@ -94,20 +100,22 @@ void print_values(std::ostream& out, const char* title,
 }
 
 void print_weights(std::ostream& out, const ModelSummary& s) {
-  out << "\ninitializers: " << s.initializers << " tensors, " << human_count(s.parameters)
-      << " parameters, " << human_bytes(s.initializer_bytes);
+  out << "\ninitializers: " << plural(static_cast<uint64_t>(s.initializers), "tensor") << ", "
+      << human_count(s.parameters) << " parameters, " << human_bytes(s.initializer_bytes);
   if (s.sparse_initializers) out << "; " << s.sparse_initializers << " sparse";
   out << '\n';
   for (const auto& r : s.bytes_by_type)
-    out << "  " << column(r.type, 14) << column(std::to_string(r.tensors) + " tensors", 14)
+    out << "  " << column(r.type, 14)
+        << column(plural(static_cast<uint64_t>(r.tensors), "tensor"), 14)
         << column(human_count(r.elements) + " elements", 20) << human_bytes(r.bytes) << '\n';
   if (s.external_tensors == 0) return;
-  out << "  external data: " << s.external_tensors << " tensors, " << human_bytes(s.external_bytes)
-      << " in " << s.external_files.size() << " file" << (s.external_files.size() == 1 ? "" : "s")
-      << '\n';
+  out << "  external data: " << plural(static_cast<uint64_t>(s.external_tensors), "tensor") << ", "
+      << human_bytes(s.external_bytes) << " in " << s.external_files.size() << " file"
+      << (s.external_files.size() == 1 ? "" : "s") << '\n';
   for (const auto& f : s.external_files)
-    out << "    " << column(f.location, 32) << column(human_bytes(f.file_size), 12) << f.tensors
-        << " tensors, " << human_bytes(f.bytes) << " used\n";
+    out << "    " << column(f.location, 32) << column(human_bytes(f.file_size), 12)
+        << plural(static_cast<uint64_t>(f.tensors), "tensor") << ", " << human_bytes(f.bytes)
+        << " used\n";
 }
 
 void print_nodes(std::ostream& out, const ModelSummary& s, std::size_t top) {
@@ -140,31 +148,51 @@ void print_nodes(std::ostream& out, const ModelSummary& s, std::size_t top) {
   }
 }
 
+void print_text(std::ostream& out, const ModelSummary& s, std::size_t top_ops) {
+  print_header(out, s);
+  print_values(out, "inputs", s.inputs);
+  print_values(out, "outputs", s.outputs);
+  print_weights(out, s);
+  print_nodes(out, s, top_ops);
+}
+
+// Loads and summarizes one file. Diagnostics (and a fatal error, if any) go to `sink`; returns
+// the exit code for this file.
+int summarize_file(const std::string& file, const InfoOptions& opt, DiagSink& sink,
+                   std::optional<ModelSummary>& summary) {
+  LoadOptions lo;
+  if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
+  try {
+    Model m = load_model(file, lo, sink);
+    if (!sink.ok()) return 1;
+    summary = summarize(m);
+    return 0;
+  } catch (const Error& e) {
+    sink.report(e.diagnostic());
+    return exit_code_for(e.kind());
+  }
+}
+
 int run_info(const InfoOptions& opt, const GlobalOptions& g, Io& io) {
   int status = 0;
   nlohmann::json docs = nlohmann::json::array();
+  bool first = true;
   for (const auto& file : opt.files) {
     DiagSink sink;
-    LoadOptions lo;
-    if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
-    int code = guarded(g, io, [&] {
-      Model m = load_model(file, lo, sink);
-      print_diagnostics(sink.diagnostics(), g, io);
-      if (!sink.ok()) return 1;
-      ModelSummary s = summarize(m);
-      if (g.json) {
-        docs.push_back(to_json(s));
-      } else {
-        if (&file != &opt.files.front()) io.out << '\n';
-        print_header(io.out, s);
-        print_values(io.out, "inputs", s.inputs);
-        print_values(io.out, "outputs", s.outputs);
-        print_weights(io.out, s);
-        print_nodes(io.out, s, opt.top_ops);
-      }
-      return 0;
-    });
+    std::optional<ModelSummary> summary;
+    const int code = guarded(g, io, [&] { return summarize_file(file, opt, sink, summary); });
     status = std::max(status, code);
+    if (g.json) {
+      nlohmann::json doc = summary ? to_json(*summary) : nlohmann::json{{"file", file}};
+      doc["diagnostics"] = to_json(sink.diagnostics());
+      docs.push_back(std::move(doc));
+      continue;
+    }
+    print_diagnostics(sink.diagnostics(), g, io);
+    if (!summary) continue;
+    if (!first) io.out << '\n';
+    first = false;
+    print_text(io.out, *summary, opt.top_ops);
   }
   if (g.json) print_json(docs.size() == 1 ? docs[0] : docs, io);
   return status;

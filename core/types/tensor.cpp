@@ -77,7 +77,10 @@ Tensor Tensor::wrap(DataType type, Shape shape, std::shared_ptr<Storage> storage
   t.type_ = type;
   t.shape_ = std::move(shape);
   t.numel_ = checked_count(t.shape_);
-  const std::size_t need = static_cast<std::size_t>(t.numel_) * type_info(type).mem_bytes;
+  const auto width = static_cast<std::size_t>(type_info(type).mem_bytes);
+  const auto n = static_cast<std::size_t>(t.numel_);
+  if (width && n > SIZE_MAX / width) throw_internal("tensor storage size overflows");
+  const std::size_t need = n * width;
   if (!storage || offset > storage->size() || storage->size() - offset < need)
     throw_internal("tensor storage smaller than its shape");
   t.storage_ = std::move(storage);
@@ -85,12 +88,18 @@ Tensor Tensor::wrap(DataType type, Shape shape, std::shared_ptr<Storage> storage
   return t;
 }
 
+void check_value_count(const Tensor& t, std::size_t n) {
+  if (n != static_cast<std::size_t>(t.numel()))
+    throw_internal(std::to_string(n) + " values given for a tensor of shape " +
+                   shape_to_string(t.shape()));
+}
+
 Tensor Tensor::from_strings(Shape shape, std::vector<std::string> values) {
   Tensor t;
   t.type_ = DataType::string;
   t.shape_ = std::move(shape);
   t.numel_ = checked_count(t.shape_);
-  values.resize(static_cast<std::size_t>(t.numel_));
+  check_value_count(t, values.size());
   t.strings_ = std::make_shared<std::vector<std::string>>(std::move(values));
   return t;
 }

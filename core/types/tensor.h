@@ -43,6 +43,9 @@ class Storage {
   std::shared_ptr<const void> owner_;
 };
 
+class Tensor;
+void check_value_count(const Tensor& t, std::size_t n);
+
 class Tensor {
  public:
   Tensor() = default;
@@ -52,6 +55,7 @@ class Tensor {
   static Tensor wrap(DataType type, Shape shape, std::shared_ptr<Storage> storage,
                      std::size_t offset = 0);
   static Tensor from_strings(Shape shape, std::vector<std::string> values);
+  // values.size() must equal the shape's element count (throws Error otherwise).
   template <class T>
   static Tensor from_vector(Shape shape, const std::vector<T>& values);
   template <class T>
@@ -109,9 +113,9 @@ Tensor Tensor::from_vector(Shape shape, const std::vector<T>& values) {
     return from_strings(std::move(shape), values);
   } else {
     Tensor t(data_type_of<T>(), std::move(shape));
+    check_value_count(t, values.size());
     T* out = t.mutable_data<T>();
-    for (std::size_t i = 0; i < values.size() && i < static_cast<std::size_t>(t.numel()); ++i)
-      out[i] = values[i];
+    for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i];
     return t;
   }
 }

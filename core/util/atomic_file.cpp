@@ -71,6 +71,13 @@ void AtomicFile::commit() {
     throw_io("io.rename", target_.string(),
              std::string("cannot replace the file: ") + std::strerror(errno));
   committed_ = true;
+  // Make the rename itself durable.
+  const fs::path dir = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
 }
 
 void write_file_atomically(const fs::path& target, std::string_view bytes) {

@@ -65,7 +65,8 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes) {
+CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes,
+                           const fs::path& cwd) {
   int in[2], out[2], err[2];
   if (pipe(in) || pipe(out) || pipe(err)) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -81,6 +82,7 @@ CommandResult run_onnxtool(const std::vector<std::string>& args, const std::stri
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
     setenv("NO_COLOR", "1", 1);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
     execv(bin.c_str(), argv.data());
     _exit(127);
   }

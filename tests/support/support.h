@@ -40,7 +40,8 @@ struct CommandResult {
   std::string out, err;
 };
 // Runs the onnxtool binary with args (no shell), optional stdin bytes; captures everything.
-CommandResult run_onnxtool(const std::vector<std::string>& args,
-                           const std::string& stdin_bytes = "");
+// cwd: working directory of the child (default: inherited).
+CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes = "",
+                           const std::filesystem::path& cwd = {});
 
 }  // namespace onnxtool::test
