@@ -4,7 +4,7 @@
 namespace onnxtool::app {
 
 std::vector<CommandAdder> all_command_adders() {
-  return {&add_info};
+  return {&add_info, &add_completions};
 }
 
 }  // namespace onnxtool::app

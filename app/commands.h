@@ -2,6 +2,7 @@
 // The list of subcommands. Each cmd_<name>.cpp defines add_<name>.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "app/cli_common.h"
@@ -11,6 +12,10 @@ namespace onnxtool::app {
 using CommandAdder = Command (*)(CLI::App&, GlobalOptions&);
 
 Command add_info(CLI::App& app, GlobalOptions& g);
+Command add_completions(CLI::App& app, GlobalOptions& g);
+
+// The completion script for `shell` (bash, zsh or fish) built from the command tree.
+std::string completion_script(const CLI::App& app, const std::string& shell);
 
 std::vector<CommandAdder> all_command_adders();
 

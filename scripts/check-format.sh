@@ -9,7 +9,7 @@ if [ -z "$fmt" ]; then
   apt-get install -y -qq clang-format-14 >/dev/null
   fmt=clang-format-14
 fi
-mapfile -t files < <(git ls-files '*.cpp' '*.h' 2>/dev/null || find app core ops tests -name '*.cpp' -o -name '*.h')
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h' 2>/dev/null || find app core ops tests -name '*.cpp' -o -name '*.h')
 if [ "${1:-}" = "--fix" ]; then
   "$fmt" -i "${files[@]}"
   exit 0

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The whole test suite, as CI runs it:
 #   1. release build, every CTest test (unit, golden, conformance against ../shared when present);
-#   2. AddressSanitizer + UBSan build, unit tests (hostile inputs included) under the sanitizers;
+#   2. AddressSanitizer + UBSan build, the same tests (hostile inputs included) under the sanitizers;
 #   3. formatting check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ echo "== sanitizer tests (AddressSanitizer + UBSan)"
 cmake --preset sanitize >/dev/null
 cmake --build --preset sanitize
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan -j2 --output-on-failure -L unit
+  ctest --test-dir build-asan -j2 --output-on-failure
 
 echo "== format"
 scripts/check-format.sh

@@ -129,19 +129,18 @@ ONNXTOOL_TYPE_OF(int2, Int2)
 template <class F>
 decltype(auto) visit_type(DataType t, F&& f) {
   switch (t) {
+    // clang-format off
 #define ONNXTOOL_CASE(dt) \
-  case DataType::dt:      \
-    return f(element_t<DataType::dt>{});
-    ONNXTOOL_CASE(float32)
-    ONNXTOOL_CASE(uint8) ONNXTOOL_CASE(int8) ONNXTOOL_CASE(uint16) ONNXTOOL_CASE(int16)
-        ONNXTOOL_CASE(int32) ONNXTOOL_CASE(int64) ONNXTOOL_CASE(string) ONNXTOOL_CASE(boolean)
-            ONNXTOOL_CASE(float16) ONNXTOOL_CASE(float64) ONNXTOOL_CASE(uint32)
-                ONNXTOOL_CASE(uint64) ONNXTOOL_CASE(complex64) ONNXTOOL_CASE(complex128)
-                    ONNXTOOL_CASE(bfloat16) ONNXTOOL_CASE(float8e4m3fn)
-                        ONNXTOOL_CASE(float8e4m3fnuz) ONNXTOOL_CASE(float8e5m2)
-                            ONNXTOOL_CASE(float8e5m2fnuz) ONNXTOOL_CASE(uint4) ONNXTOOL_CASE(int4)
-                                ONNXTOOL_CASE(float4e2m1) ONNXTOOL_CASE(float8e8m0)
-                                    ONNXTOOL_CASE(uint2) ONNXTOOL_CASE(int2)
+  case DataType::dt: return f(element_t<DataType::dt>{});
+    ONNXTOOL_CASE(float32) ONNXTOOL_CASE(uint8) ONNXTOOL_CASE(int8) ONNXTOOL_CASE(uint16)
+    ONNXTOOL_CASE(int16) ONNXTOOL_CASE(int32) ONNXTOOL_CASE(int64) ONNXTOOL_CASE(string)
+    ONNXTOOL_CASE(boolean) ONNXTOOL_CASE(float16) ONNXTOOL_CASE(float64) ONNXTOOL_CASE(uint32)
+    ONNXTOOL_CASE(uint64) ONNXTOOL_CASE(complex64) ONNXTOOL_CASE(complex128)
+    ONNXTOOL_CASE(bfloat16) ONNXTOOL_CASE(float8e4m3fn) ONNXTOOL_CASE(float8e4m3fnuz)
+    ONNXTOOL_CASE(float8e5m2) ONNXTOOL_CASE(float8e5m2fnuz) ONNXTOOL_CASE(uint4)
+    ONNXTOOL_CASE(int4) ONNXTOOL_CASE(float4e2m1) ONNXTOOL_CASE(float8e8m0)
+    ONNXTOOL_CASE(uint2) ONNXTOOL_CASE(int2)
+    // clang-format on
 #undef ONNXTOOL_CASE
                                         default : break;
   }

@@ -41,7 +41,8 @@ struct CommandResult {
 };
 // Runs the onnxtool binary with args (no shell), optional stdin bytes; captures everything.
 // cwd: working directory of the child (default: inherited).
-CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes = "",
+CommandResult run_onnxtool(const std::vector<std::string>& args,
+                           const std::string& stdin_bytes = "",
                            const std::filesystem::path& cwd = {});
 
 }  // namespace onnxtool::test

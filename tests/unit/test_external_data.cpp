@@ -329,3 +329,26 @@ TEST_CASE("checksums are verified only on request, and mismatches are reported")
   REQUIRE(sink.errors() == 1);
   CHECK(sink.diagnostics()[0].rule == "external-data.checksum-mismatch");
 }
+
+TEST_CASE("info reads only the model file, never the external data") {
+  Fixture f;
+  const std::string path = f.save();
+  int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  REQUIRE(in >= 0);
+  REQUIRE(inotify_add_watch(in, (f.mdir / "a.bin").c_str(), IN_OPEN | IN_ACCESS) >= 0);
+  REQUIRE(inotify_add_watch(in, (f.mdir / "sub" / "b.bin").c_str(), IN_OPEN | IN_ACCESS) >= 0);
+  CommandResult r = run_onnxtool({"info", path});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("a.bin") != std::string::npos);
+  CHECK(r.out.find("sub/b.bin") != std::string::npos);
+  char buf[4096];
+  CHECK(::read(in, buf, sizeof buf) < 0);  // no open, no read
+  ::close(in);
+}
+
+TEST_CASE("info reads a model from stdin") {
+  CommandResult r = run_onnxtool({"info", "-"}, serialize(tiny_model()));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("<stdin>") != std::string::npos);
+  CHECK(r.out.find("MatMul") != std::string::npos);
+}
