@@ -17,6 +17,7 @@
 #include "core/model/wire_scan.h"
 #include "core/types/tensor_proto.h"
 #include "core/util/atomic_file.h"
+#include "core/util/format.h"
 #include "core/util/mapped_file.h"
 #include "onnx.pb.h"
 
@@ -30,22 +31,6 @@ namespace {
 void silence_protobuf_logging() {
   static std::once_flag once;
   std::call_once(once, [] { google::protobuf::SetLogHandler(nullptr); });
-}
-
-std::string human_bytes(uint64_t n) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[64];
-  if (u == 0)
-    std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(n));
-  else
-    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
-  return buf;
 }
 
 void refuse_oversized(uint64_t size, const std::string& name) {
