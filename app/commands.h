@@ -11,7 +11,14 @@ namespace onnxtool::app {
 
 using CommandAdder = Command (*)(CLI::App&, GlobalOptions&);
 
+// One line per subcommand, in the order `onnxtool --help` lists them.
+Command add_check(CLI::App& app, GlobalOptions& g);
 Command add_info(CLI::App& app, GlobalOptions& g);
+Command add_run(CLI::App& app, GlobalOptions& g);
+Command add_test(CLI::App& app, GlobalOptions& g);
+Command add_shape_infer(CLI::App& app, GlobalOptions& g);
+Command add_convert(CLI::App& app, GlobalOptions& g);
+Command add_ops(CLI::App& app, GlobalOptions& g);
 Command add_completions(CLI::App& app, GlobalOptions& g);
 
 // The completion script for `shell` (bash, zsh or fish) built from the command tree.

@@ -6,8 +6,14 @@ _onnxtool() {
   done
   local global='--help -h --version --json --quiet -q --verbose -v --color --threads'
   case "$sub" in
+    check) local opts='--help -h' ;;
     info) local opts='--help -h --data-dir --top' ;;
-    *) COMPREPLY=($(compgen -W "info $global" -- "$cur")); return ;;
+    run) local opts='--help -h' ;;
+    test) local opts='--help -h' ;;
+    shape-infer) local opts='--help -h' ;;
+    convert) local opts='--help -h' ;;
+    ops) local opts='--help -h' ;;
+    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert ops $global" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts $global" -- "$cur"))

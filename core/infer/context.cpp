@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/infer/context.h"
+
+namespace onnxtool {
+
+bool InferContext::input_is_tensor_with_shape(std::size_t i) const {
+  const Type& t = input_type(i);
+  return t.is_tensor() && t.has_shape();
+}
+
+int32_t InferContext::input_elem_type(std::size_t i) const {
+  const Type& t = input_type(i);
+  return (t.kind == Type::Kind::tensor || t.kind == Type::Kind::sparse_tensor) ? t.elem : 0;
+}
+
+int64_t InferContext::input_rank(std::size_t i) const { return input_type(i).rank(); }
+
+int64_t InferContext::normalize_axis(int64_t axis, int64_t rank, const char* what) const {
+  if (axis < -rank || axis >= rank)
+    fail(std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
+         std::to_string(rank) + " (expected " + std::to_string(-rank) + ".." +
+         std::to_string(rank - 1) + ")");
+  return axis < 0 ? axis + rank : axis;
+}
+
+}  // namespace onnxtool

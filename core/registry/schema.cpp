@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/registry/schema.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace onnxtool {
+
+const char* attr_type_name(AttrType t) {
+  switch (t) {
+    case AttrType::undefined: return "undefined";
+    case AttrType::f: return "float";
+    case AttrType::i: return "int";
+    case AttrType::s: return "string";
+    case AttrType::t: return "tensor";
+    case AttrType::g: return "graph";
+    case AttrType::floats: return "list of floats";
+    case AttrType::ints: return "list of ints";
+    case AttrType::strings: return "list of strings";
+    case AttrType::tensors: return "list of tensors";
+    case AttrType::graphs: return "list of graphs";
+    case AttrType::sparse_tensor: return "sparse_tensor";
+    case AttrType::sparse_tensors: return "list of sparse_tensors";
+    case AttrType::tp: return "type_proto";
+    case AttrType::type_protos: return "list of type_protos";
+  }
+  return "undefined";
+}
+
+namespace {
+
+// Recursive descent over "kind(args)" with the spaces already removed.
+std::string canonical(const std::string& s, std::size_t& pos);
+
+std::string read_word(const std::string& s, std::size_t& pos) {
+  std::size_t start = pos;
+  while (pos < s.size() && s[pos] != '(' && s[pos] != ')' && s[pos] != ',') ++pos;
+  return s.substr(start, pos - start);
+}
+
+std::string canonical_value(const std::string& s, std::size_t& pos) {
+  std::size_t probe = pos;
+  std::string word = read_word(s, probe);
+  if (probe < s.size() && s[probe] == '(') return canonical(s, pos);
+  pos = probe;
+  return "tensor(" + word + ")";  // map values written as a bare element type
+}
+
+std::string canonical(const std::string& s, std::size_t& pos) {
+  std::string word = read_word(s, pos);
+  if (pos >= s.size() || s[pos] != '(') return word;
+  ++pos;  // '('
+  std::string out = word + "(";
+  if (word == "map") {
+    out += read_word(s, pos);
+    if (pos < s.size() && s[pos] == ',') ++pos;
+    out += "," + canonical_value(s, pos);
+  } else if (word == "tensor" || word == "sparse_tensor") {
+    out += read_word(s, pos);
+  } else {
+    out += canonical(s, pos);
+  }
+  if (pos < s.size() && s[pos] == ')') ++pos;
+  return out + ")";
+}
+
+}  // namespace
+
+std::string canonical_type_string(const std::string& spec_type) {
+  std::string s;
+  for (char c : spec_type)
+    if (c != ' ' && c != '\t') s += c;
+  std::size_t pos = 0;
+  return canonical(s, pos);
+}
+
+const AttrDef* OpVersion::find_attribute(const std::string& attr) const {
+  for (const auto& a : attributes)
+    if (a.name == attr) return &a;
+  return nullptr;
+}
+
+const TypeConstraint* OpVersion::find_constraint(const std::string& constraint) const {
+  for (const auto& c : constraints)
+    if (c.name == constraint) return &c;
+  return nullptr;
+}
+
+std::string OpVersion::id() const {
+  return (domain.empty() ? "" : domain + ".") + name + "-" + std::to_string(since);
+}
+
+// ---- VersionBuilder ----------------------------------------------------------------------
+
+void VersionBuilder::recompute_arity() {
+  auto range = [](const std::vector<FormalParam>& ps, int& lo, int& hi) {
+    lo = 0;
+    hi = 0;
+    for (const auto& p : ps) {
+      if (p.option == ParamOption::variadic) {
+        // Optional parameters before a variadic one still take a position.
+        lo = hi + p.min_arity;
+        hi = kUnbounded;
+        return;
+      }
+      ++hi;
+      if (p.option == ParamOption::single) lo = hi;
+    }
+  };
+  range(v_->inputs, v_->min_inputs, v_->max_inputs);
+  range(v_->outputs, v_->min_outputs, v_->max_outputs);
+}
+
+VersionBuilder& VersionBuilder::deprecated() {
+  v_->deprecated = true;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::attr(const std::string& name, AttrType type, AttrValue value) {
+  v_->attributes.push_back({name, type, false, std::move(value)});
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::attr_required(const std::string& name, AttrType type) {
+  v_->attributes.push_back({name, type, true, {}});
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::attr_optional(const std::string& name, AttrType type) {
+  v_->attributes.push_back({name, type, false, {}});
+  return *this;
+}
+
+namespace {
+FormalParam param(const std::string& name, const std::string& type, ParamOption option,
+                  Differentiability d, int min_arity = 1, bool homogeneous = true) {
+  FormalParam p;
+  p.name = name;
+  p.type = type.find('(') == std::string::npos ? type : canonical_type_string(type);
+  p.option = option;
+  p.homogeneous = homogeneous;
+  p.min_arity = min_arity;
+  p.differentiable = d;
+  return p;
+}
+}  // namespace
+
+VersionBuilder& VersionBuilder::input(const std::string& name, const std::string& type,
+                                      Differentiability d) {
+  v_->inputs.push_back(param(name, type, ParamOption::single, d));
+  recompute_arity();
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::input_optional(const std::string& name, const std::string& type,
+                                               Differentiability d) {
+  v_->inputs.push_back(param(name, type, ParamOption::optional, d));
+  recompute_arity();
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::input_variadic(const std::string& name, const std::string& type,
+                                               int min_arity, bool homogeneous,
+                                               Differentiability d) {
+  v_->inputs.push_back(param(name, type, ParamOption::variadic, d, min_arity, homogeneous));
+  recompute_arity();
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::output(const std::string& name, const std::string& type,
+                                       Differentiability d) {
+  v_->outputs.push_back(param(name, type, ParamOption::single, d));
+  recompute_arity();
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::output_optional(const std::string& name, const std::string& type,
+                                                Differentiability d) {
+  v_->outputs.push_back(param(name, type, ParamOption::optional, d));
+  recompute_arity();
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::output_variadic(const std::string& name, const std::string& type,
+                                                int min_arity, bool homogeneous,
+                                                Differentiability d) {
+  v_->outputs.push_back(param(name, type, ParamOption::variadic, d, min_arity, homogeneous));
+  recompute_arity();
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::constraint(const std::string& name,
+                                           std::vector<std::string> allowed) {
+  for (auto& a : allowed) a = canonical_type_string(a);
+  v_->constraints.push_back({name, std::move(allowed)});
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::input_range(int min, int max) {
+  v_->min_inputs = min;
+  v_->max_inputs = max;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::output_range(int min, int max) {
+  v_->min_outputs = min;
+  v_->max_outputs = max;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::function(std::string body_text, int body_opset) {
+  v_->function_body = std::move(body_text);
+  v_->function_opset = body_opset;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::infer(InferFn f) {
+  v_->infer = std::move(f);
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::kernel(KernelFn f) {
+  v_->kernel = std::move(f);
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::upgrade(AdapterFn f) {
+  v_->upgrade = std::move(f);
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::downgrade(AdapterFn f) {
+  v_->downgrade = std::move(f);
+  return *this;
+}
+
+VersionRange& VersionRange::infer(const InferFn& f) {
+  for (auto* v : versions_) v->infer = f;
+  return *this;
+}
+
+VersionRange& VersionRange::kernel(const KernelFn& f) {
+  for (auto* v : versions_) v->kernel = f;
+  return *this;
+}
+
+// ---- OpDef ---------------------------------------------------------------------------------
+
+VersionBuilder OpDef::since(int since_version) {
+  for (const auto& v : versions_)
+    if (v.since == since_version)
+      throw std::logic_error(name_ + "-" + std::to_string(since_version) + " declared twice");
+  OpVersion v;
+  v.domain = domain_;
+  v.name = name_;
+  v.since = since_version;
+  auto it = std::upper_bound(versions_.begin(), versions_.end(), since_version,
+                             [](int s, const OpVersion& x) { return s < x.since; });
+  it = versions_.insert(it, std::move(v));
+  return VersionBuilder(*it);
+}
+
+VersionBuilder OpDef::at(int since_version) {
+  for (auto& v : versions_)
+    if (v.since == since_version) return VersionBuilder(v);
+  throw std::logic_error(name_ + "-" + std::to_string(since_version) + " is not declared");
+}
+
+VersionRange OpDef::from(int v, int until) {
+  std::vector<OpVersion*> out;
+  for (auto& x : versions_)
+    if (x.since >= v && x.since <= until && !x.deprecated) out.push_back(&x);
+  return VersionRange(std::move(out));
+}
+
+const OpVersion* OpDef::lookup(int64_t opset) const {
+  const OpVersion* best = nullptr;
+  for (const auto& v : versions_)
+    if (v.since <= opset) best = &v;
+  return best;
+}
+
+}  // namespace onnxtool

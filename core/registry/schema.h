@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// What one version of one operator is: its signature (inputs, outputs, attributes, type
+// constraints, straight from the spec's Changelog) and the behaviours its file attaches
+// (type/shape inference, kernel, version adapters, function body).
+//
+// Nothing here knows a specific operator; each operator's file under ops/ fills an OpDef.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace onnxtool {
+
+class InferContext;    // core/infer/context.h
+class KernelContext;   // core/exec/kernel.h
+class AdapterContext;  // core/convert/adapter.h
+
+// Values match onnx::AttributeProto::AttributeType.
+enum class AttrType : int {
+  undefined = 0,
+  f = 1,
+  i = 2,
+  s = 3,
+  t = 4,
+  g = 5,
+  floats = 6,
+  ints = 7,
+  strings = 8,
+  tensors = 9,
+  graphs = 10,
+  sparse_tensor = 11,
+  sparse_tensors = 12,
+  tp = 13,
+  type_protos = 14,
+};
+
+// As the spec writes it: "int", "list of ints", "graph", "sparse_tensor", "type_proto", ...
+const char* attr_type_name(AttrType t);
+
+// The default of an attribute, for the kinds the spec gives defaults to.
+using AttrValue = std::variant<std::monostate, int64_t, float, std::string, std::vector<int64_t>,
+                               std::vector<float>, std::vector<std::string>>;
+
+struct AttrDef {
+  std::string name;
+  AttrType type = AttrType::undefined;
+  bool required = false;
+  AttrValue default_value;  // monostate: no default
+  bool has_default() const { return !std::holds_alternative<std::monostate>(default_value); }
+};
+
+enum class ParamOption { single, optional, variadic };
+enum class Differentiability { unspecified, differentiable, non_differentiable };
+
+// One formal input or output.
+struct FormalParam {
+  std::string name;
+  // A type-constraint name ("T") or a literal type ("tensor(int64)").
+  std::string type;
+  ParamOption option = ParamOption::single;
+  bool homogeneous = true;  // variadic only: every actual has the same type
+  int min_arity = 1;        // variadic only: fewest actuals
+  Differentiability differentiable = Differentiability::unspecified;
+};
+
+struct TypeConstraint {
+  std::string name;
+  // Canonical type strings, see canonical_type_string(): "tensor(float)", "seq(tensor(int64))",
+  // "map(int64,tensor(float))", "optional(seq(tensor(bool)))", "sparse_tensor(float)".
+  std::vector<std::string> allowed;
+};
+
+// Normalises a type as the spec writes it ("map(string, int64)", "seq(map(int64, float))") to the
+// canonical form above (map values become tensors, no spaces).
+std::string canonical_type_string(const std::string& spec_type);
+
+using InferFn = std::function<void(InferContext&)>;
+using KernelFn = std::function<void(KernelContext&)>;
+using AdapterFn = std::function<void(AdapterContext&)>;
+
+inline constexpr int kUnbounded = INT_MAX;
+
+struct OpVersion {
+  std::string domain;  // "" for the default domain
+  std::string name;
+  int since = 0;
+  bool deprecated = false;  // removed from this version on
+  std::vector<FormalParam> inputs, outputs;
+  std::vector<AttrDef> attributes;
+  std::vector<TypeConstraint> constraints;
+  int min_inputs = 0, max_inputs = 0, min_outputs = 0, max_outputs = 0;
+
+  // The spec defines this version as a function: its body in the ONNX textual syntax (a
+  // FunctionProto without the name line), and the opset of the ops the body uses.
+  std::string function_body;
+  int function_opset = 0;
+
+  // Behaviours, attached by the operator's file; empty when not (yet) provided.
+  InferFn infer;        // type and shape inference, and data propagation
+  KernelFn kernel;      // the reference executor's kernel
+  AdapterFn upgrade;    // rewrites a node of the previous version into this one
+  AdapterFn downgrade;  // rewrites a node of this version into the previous one
+
+  const AttrDef* find_attribute(const std::string& attr) const;
+  const TypeConstraint* find_constraint(const std::string& constraint) const;
+  // "Abs-13", "ai.onnx.ml.Scaler-1"
+  std::string id() const;
+};
+
+// Builder for one version, used by the generated signature blocks and by hand-written code.
+class VersionBuilder {
+ public:
+  explicit VersionBuilder(OpVersion& v) : v_(&v) {}
+
+  VersionBuilder& deprecated();
+  VersionBuilder& attr(const std::string& name, AttrType type, AttrValue default_value);
+  VersionBuilder& attr_required(const std::string& name, AttrType type);
+  VersionBuilder& attr_optional(const std::string& name, AttrType type);  // no default
+  VersionBuilder& input(const std::string& name, const std::string& type,
+                        Differentiability d = Differentiability::unspecified);
+  VersionBuilder& input_optional(const std::string& name, const std::string& type,
+                                 Differentiability d = Differentiability::unspecified);
+  VersionBuilder& input_variadic(const std::string& name, const std::string& type, int min_arity,
+                                 bool homogeneous = true,
+                                 Differentiability d = Differentiability::unspecified);
+  VersionBuilder& output(const std::string& name, const std::string& type,
+                         Differentiability d = Differentiability::unspecified);
+  VersionBuilder& output_optional(const std::string& name, const std::string& type,
+                                  Differentiability d = Differentiability::unspecified);
+  VersionBuilder& output_variadic(const std::string& name, const std::string& type, int min_arity,
+                                  bool homogeneous = true,
+                                  Differentiability d = Differentiability::unspecified);
+  VersionBuilder& constraint(const std::string& name, std::vector<std::string> allowed);
+  // The spec's "Inputs (a - b)" / "Outputs (a - b)" when they differ from what the formal
+  // parameters imply (kUnbounded for infinity).
+  VersionBuilder& input_range(int min, int max);
+  VersionBuilder& output_range(int min, int max);
+  VersionBuilder& function(std::string body_text, int body_opset);
+
+  VersionBuilder& infer(InferFn f);
+  VersionBuilder& kernel(KernelFn f);
+  VersionBuilder& upgrade(AdapterFn f);
+  VersionBuilder& downgrade(AdapterFn f);
+
+  OpVersion& get() { return *v_; }
+
+ private:
+  void recompute_arity();
+  OpVersion* v_;
+};
+
+// Applies behaviours to several versions at once (op.from(13).infer(f)).
+class VersionRange {
+ public:
+  explicit VersionRange(std::vector<OpVersion*> versions) : versions_(std::move(versions)) {}
+  VersionRange& infer(const InferFn& f);
+  VersionRange& kernel(const KernelFn& f);
+  std::size_t size() const { return versions_.size(); }
+
+ private:
+  std::vector<OpVersion*> versions_;
+};
+
+// Every version of one operator in one domain.
+class OpDef {
+ public:
+  OpDef(std::string domain, std::string name) : domain_(std::move(domain)), name_(std::move(name)) {}
+
+  // Declares the version first published in opset `since_version` (signature blocks).
+  VersionBuilder since(int since_version);
+  // The version declared with exactly this since_version (must exist).
+  VersionBuilder at(int since_version);
+  // All declared versions with since >= v (and <= until when given).
+  VersionRange from(int v, int until = kUnbounded);
+  VersionRange all() { return from(0); }
+
+  const std::string& domain() const { return domain_; }
+  const std::string& name() const { return name_; }
+  // Sorted by since.
+  const std::vector<OpVersion>& versions() const { return versions_; }
+  // The greatest version with since <= opset, or nullptr.
+  const OpVersion* lookup(int64_t opset) const;
+
+ private:
+  std::string domain_, name_;
+  std::vector<OpVersion> versions_;
+};
+
+}  // namespace onnxtool

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// What an operator's file includes: the schema builder, and the contexts its inference and
+// kernels work with.
+#pragma once
+
+#include "core/exec/kernel.h"
+#include "core/infer/context.h"
+#include "core/registry/attrs.h"
+#include "core/registry/schema.h"
+#include "core/types/tensor.h"
+#include "core/types/value.h"
+
+namespace onnxtool::ops {
+
+using onnxtool::AttrType;
+using onnxtool::AttrView;
+using onnxtool::DataType;
+using onnxtool::Dim;
+using onnxtool::Dims;
+using onnxtool::InferContext;
+using onnxtool::KernelContext;
+using onnxtool::Shape;
+using onnxtool::Tensor;
+using onnxtool::Type;
+using onnxtool::Value;
+using onnxtool::Differentiability;
+using onnxtool::kUnbounded;
+using onnxtool::OpDef;
+using onnxtool::VersionBuilder;
+using D = onnxtool::Differentiability;
+
+}  // namespace onnxtool::ops
