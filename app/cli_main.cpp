@@ -34,12 +34,16 @@ void build_cli(CliTree& tree) {
   app.add_flag("--json", g.json, "machine-readable output on stdout");
   app.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
   app.add_flag("-v,--verbose", g.verbose, "progress and timing on stderr (repeat for more)");
-  app.add_option("--color", g.color, "colour diagnostics: auto, always or never")
-      ->transform(
-          CLI::CheckedTransformer(std::map<std::string, ColorMode>{{"auto", ColorMode::automatic},
-                                                                   {"always", ColorMode::always},
-                                                                   {"never", ColorMode::never}},
-                                  CLI::ignore_case));
+  app.add_option_function<std::string>(
+         "--color",
+         [&g](const std::string& when) {
+           g.color = when == "always"  ? ColorMode::always
+                     : when == "never" ? ColorMode::never
+                                       : ColorMode::automatic;
+         },
+         "colour diagnostics: auto (on a terminal, unless NO_COLOR), always or never")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--threads", g.threads, "worker threads (default: all cores)")
       ->check(CLI::NonNegativeNumber);
   for (auto add : all_command_adders()) tree.commands.push_back(add(app, g));

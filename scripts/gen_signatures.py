@@ -493,7 +493,14 @@ def subdir_of(domain):
     raise AssertionError(domain)
 
 
+# Words kept whole in file names (is_nan.cpp rather than is_na_n.cpp).
+WHOLE_WORDS = {"MatMul": "Matmul", "NaN": "Nan", "SwiGLU": "Swiglu", "PRelu": "Prelu",
+               "Col2Im": "Col2im", "QLinear": "Qlinear", "TfIdf": "Tfidf"}
+
+
 def snake_case(name):
+    for word, simple in WHOLE_WORDS.items():
+        name = name.replace(word, simple)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
     return s.lower()

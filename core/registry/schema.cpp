@@ -8,21 +8,36 @@ namespace onnxtool {
 
 const char* attr_type_name(AttrType t) {
   switch (t) {
-    case AttrType::undefined: return "undefined";
-    case AttrType::f: return "float";
-    case AttrType::i: return "int";
-    case AttrType::s: return "string";
-    case AttrType::t: return "tensor";
-    case AttrType::g: return "graph";
-    case AttrType::floats: return "list of floats";
-    case AttrType::ints: return "list of ints";
-    case AttrType::strings: return "list of strings";
-    case AttrType::tensors: return "list of tensors";
-    case AttrType::graphs: return "list of graphs";
-    case AttrType::sparse_tensor: return "sparse_tensor";
-    case AttrType::sparse_tensors: return "list of sparse_tensors";
-    case AttrType::tp: return "type_proto";
-    case AttrType::type_protos: return "list of type_protos";
+    case AttrType::undefined:
+      return "undefined";
+    case AttrType::f:
+      return "float";
+    case AttrType::i:
+      return "int";
+    case AttrType::s:
+      return "string";
+    case AttrType::t:
+      return "tensor";
+    case AttrType::g:
+      return "graph";
+    case AttrType::floats:
+      return "list of floats";
+    case AttrType::ints:
+      return "list of ints";
+    case AttrType::strings:
+      return "list of strings";
+    case AttrType::tensors:
+      return "list of tensors";
+    case AttrType::graphs:
+      return "list of graphs";
+    case AttrType::sparse_tensor:
+      return "sparse_tensor";
+    case AttrType::sparse_tensors:
+      return "list of sparse_tensors";
+    case AttrType::tp:
+      return "type_proto";
+    case AttrType::type_protos:
+      return "list of type_protos";
   }
   return "undefined";
 }
@@ -113,6 +128,19 @@ void VersionBuilder::recompute_arity() {
 
 VersionBuilder& VersionBuilder::deprecated() {
   v_->deprecated = true;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::experimental() {
+  v_->experimental = true;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::is_function(std::vector<int> function_opsets) {
+  v_->is_function = true;
+  if (v_->function_body.empty() && !function_opsets.empty())
+    v_->function_opset = function_opsets.back();
+  v_->function_opsets = std::move(function_opsets);
   return *this;
 }
 
@@ -209,6 +237,7 @@ VersionBuilder& VersionBuilder::output_range(int min, int max) {
 }
 
 VersionBuilder& VersionBuilder::function(std::string body_text, int body_opset) {
+  v_->is_function = true;
   v_->function_body = std::move(body_text);
   v_->function_opset = body_opset;
   return *this;

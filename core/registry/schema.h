@@ -89,14 +89,19 @@ struct OpVersion {
   std::string domain;  // "" for the default domain
   std::string name;
   int since = 0;
-  bool deprecated = false;  // removed from this version on
+  bool deprecated = false;    // removed from this version on
+  bool experimental = false;  // "No versioning maintained for experimental ops."
   std::vector<FormalParam> inputs, outputs;
   std::vector<AttrDef> attributes;
   std::vector<TypeConstraint> constraints;
   int min_inputs = 0, max_inputs = 0, min_outputs = 0, max_outputs = 0;
 
-  // The spec defines this version as a function: its body in the ONNX textual syntax (a
-  // FunctionProto without the name line), and the opset of the ops the body uses.
+  // The spec defines this version as a function (Operators.md's "Function" table):
+  // function_opsets lists the opsets the spec gives it a body for (LogSoftmax-13: 13 and 18).
+  // The body itself in the ONNX textual syntax (a FunctionProto without the name line), and the
+  // opset of the ops that body uses; empty until written.
+  bool is_function = false;
+  std::vector<int> function_opsets;
   std::string function_body;
   int function_opset = 0;
 
@@ -118,6 +123,10 @@ class VersionBuilder {
   explicit VersionBuilder(OpVersion& v) : v_(&v) {}
 
   VersionBuilder& deprecated();
+  VersionBuilder& experimental();
+  // The spec defines this version as a function with bodies for these opsets (ascending);
+  // function_opset becomes the last of them until function() says otherwise.
+  VersionBuilder& is_function(std::vector<int> function_opsets);
   VersionBuilder& attr(const std::string& name, AttrType type, AttrValue default_value);
   VersionBuilder& attr_required(const std::string& name, AttrType type);
   VersionBuilder& attr_optional(const std::string& name, AttrType type);  // no default
@@ -140,6 +149,7 @@ class VersionBuilder {
   // parameters imply (kUnbounded for infinity).
   VersionBuilder& input_range(int min, int max);
   VersionBuilder& output_range(int min, int max);
+  // The function body (also sets is_function).
   VersionBuilder& function(std::string body_text, int body_opset);
 
   VersionBuilder& infer(InferFn f);
@@ -169,7 +179,8 @@ class VersionRange {
 // Every version of one operator in one domain.
 class OpDef {
  public:
-  OpDef(std::string domain, std::string name) : domain_(std::move(domain)), name_(std::move(name)) {}
+  OpDef(std::string domain, std::string name)
+      : domain_(std::move(domain)), name_(std::move(name)) {}
 
   // Declares the version first published in opset `since_version` (signature blocks).
   VersionBuilder since(int since_version);

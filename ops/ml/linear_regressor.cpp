@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// LinearRegressor: the ai.onnx.ml operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_ml_LinearRegressor(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_optional("coefficients", AttrType::floats)
+      .attr_optional("intercepts", AttrType::floats)
+      .attr("post_transform", AttrType::s, std::string("NONE"))
+      .attr("targets", AttrType::i, int64_t{1})
+      .input("X", "T")
+      .output("Y", "tensor(float)")
+      .constraint("T", {"tensor(float)", "tensor(double)", "tensor(int64)", "tensor(int32)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

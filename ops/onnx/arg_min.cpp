@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// ArgMin: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_ArgMin(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr("axis", AttrType::i, int64_t{0})
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .input("data", "T")
+      .output("reduced", "tensor(int64)")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(11)
+      .attr("axis", AttrType::i, int64_t{0})
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .input("data", "T")
+      .output("reduced", "tensor(int64)")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(12)
+      .attr("axis", AttrType::i, int64_t{0})
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .attr("select_last_index", AttrType::i, int64_t{0})
+      .input("data", "T")
+      .output("reduced", "tensor(int64)")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(13)
+      .attr("axis", AttrType::i, int64_t{0})
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .attr("select_last_index", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("reduced", "tensor(int64)", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

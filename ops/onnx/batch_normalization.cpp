@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// BatchNormalization: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_BatchNormalization(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_required("consumed_inputs", AttrType::ints)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .attr("is_test", AttrType::i, int64_t{0})
+      .attr("momentum", AttrType::f, 0.9f)
+      .attr("spatial", AttrType::i, int64_t{1})
+      .input("X", "T")
+      .input("scale", "T")
+      .input("B", "T")
+      .input("mean", "T")
+      .input("var", "T")
+      .output("Y", "T")
+      .output_optional("mean", "T")
+      .output_optional("var", "T")
+      .output_optional("saved_mean", "T")
+      .output_optional("saved_var", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(6)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .attr("is_test", AttrType::i, int64_t{0})
+      .attr("momentum", AttrType::f, 0.9f)
+      .attr("spatial", AttrType::i, int64_t{1})
+      .input("X", "T")
+      .input("scale", "T")
+      .input("B", "T")
+      .input("mean", "T")
+      .input("var", "T")
+      .output("Y", "T")
+      .output_optional("mean", "T")
+      .output_optional("var", "T")
+      .output_optional("saved_mean", "T")
+      .output_optional("saved_var", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(7)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .attr("momentum", AttrType::f, 0.9f)
+      .attr("spatial", AttrType::i, int64_t{1})
+      .input("X", "T")
+      .input("scale", "T")
+      .input("B", "T")
+      .input("mean", "T")
+      .input("var", "T")
+      .output("Y", "T")
+      .output_optional("mean", "T")
+      .output_optional("var", "T")
+      .output_optional("saved_mean", "T")
+      .output_optional("saved_var", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(9)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .attr("momentum", AttrType::f, 0.9f)
+      .input("X", "T", D::differentiable)
+      .input("scale", "T", D::differentiable)
+      .input("B", "T", D::differentiable)
+      .input("mean", "T", D::differentiable)
+      .input("var", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .output_optional("mean", "T", D::non_differentiable)
+      .output_optional("var", "T", D::non_differentiable)
+      .output_optional("saved_mean", "T", D::non_differentiable)
+      .output_optional("saved_var", "T", D::non_differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(14)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .attr("momentum", AttrType::f, 0.9f)
+      .attr("training_mode", AttrType::i, int64_t{0})
+      .input("X", "T", D::differentiable)
+      .input("scale", "T", D::differentiable)
+      .input("B", "T", D::differentiable)
+      .input("input_mean", "U", D::differentiable)
+      .input("input_var", "U", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .output_optional("running_mean", "U", D::non_differentiable)
+      .output_optional("running_var", "U", D::non_differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"})
+      .constraint("U", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
+  op.since(15)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .attr("momentum", AttrType::f, 0.9f)
+      .attr("training_mode", AttrType::i, int64_t{0})
+      .input("X", "T", D::differentiable)
+      .input("scale", "T1", D::differentiable)
+      .input("B", "T1", D::differentiable)
+      .input("input_mean", "T2", D::differentiable)
+      .input("input_var", "T2", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .output_optional("running_mean", "T2", D::non_differentiable)
+      .output_optional("running_var", "T2", D::non_differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"})
+      .constraint("T1", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"})
+      .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

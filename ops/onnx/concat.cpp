@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// Concat: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_Concat(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_optional("axis", AttrType::i)
+      .input_variadic("inputs", "T", 1)
+      .output("concat_result", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(4)
+      .attr_required("axis", AttrType::i)
+      .input_variadic("inputs", "T", 1)
+      .output("concat_result", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(11)
+      .attr_required("axis", AttrType::i)
+      .input_variadic("inputs", "T", 1)
+      .output("concat_result", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(13)
+      .attr_required("axis", AttrType::i)
+      .input_variadic("inputs", "T", 1, true, D::differentiable)
+      .output("concat_result", "T", D::differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)",
+                        "tensor(complex128)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+// Constant: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_Constant(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_required("value", AttrType::t)
+      .output("output", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(9)
+      .attr_required("value", AttrType::t)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(11)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(12)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(13)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)",
+                        "tensor(complex128)"});
+  op.since(19)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)"});
+  op.since(21)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)"});
+  op.since(23)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                        "tensor(float4e2m1)"});
+  op.since(24)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                        "tensor(float4e2m1)", "tensor(float8e8m0)"});
+  op.since(25)
+      .attr_optional("sparse_value", AttrType::sparse_tensor)
+      .attr_optional("value", AttrType::t)
+      .attr_optional("value_float", AttrType::f)
+      .attr_optional("value_floats", AttrType::floats)
+      .attr_optional("value_int", AttrType::i)
+      .attr_optional("value_ints", AttrType::ints)
+      .attr_optional("value_string", AttrType::s)
+      .attr_optional("value_strings", AttrType::strings)
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                        "tensor(float4e2m1)", "tensor(float8e8m0)", "tensor(uint2)",
+                        "tensor(int2)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exp: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_Exp(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_optional("consumed_inputs", AttrType::ints)
+      .input("input", "T")
+      .output("output", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(6)
+      .input("input", "T")
+      .output("output", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(13)
+      .input("input", "T", D::differentiable)
+      .output("output", "T", D::differentiable)
+      .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// GatherND: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_GatherND(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(11)
+      .input("data", "T")
+      .input("indices", "tensor(int64)")
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(12)
+      .attr("batch_dims", AttrType::i, int64_t{0})
+      .input("data", "T")
+      .input("indices", "tensor(int64)")
+      .output("output", "T")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
+  op.since(13)
+      .attr("batch_dims", AttrType::i, int64_t{0})
+      .input("data", "T", D::differentiable)
+      .input("indices", "tensor(int64)", D::non_differentiable)
+      .output("output", "T", D::differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)",
+                        "tensor(complex128)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

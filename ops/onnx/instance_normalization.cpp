@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// InstanceNormalization: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_InstanceNormalization(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_optional("consumed_inputs", AttrType::ints)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .input("input", "T")
+      .input("scale", "T")
+      .input("B", "T")
+      .output("output", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(6)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .input("input", "T", D::differentiable)
+      .input("scale", "T", D::differentiable)
+      .input("B", "T", D::differentiable)
+      .output("output", "T", D::differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(22)
+      .attr("epsilon", AttrType::f, 1e-05f)
+      .input("input", "T", D::differentiable)
+      .input("scale", "T", D::differentiable)
+      .input("B", "T", D::differentiable)
+      .output("output", "T", D::differentiable)
+      .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

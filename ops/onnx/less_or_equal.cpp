@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// LessOrEqual: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_LessOrEqual(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(12)
+      .input("A", "T", D::non_differentiable)
+      .input("B", "T", D::non_differentiable)
+      .output("C", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("T1", {"tensor(bool)"});
+  op.since(16)
+      .is_function({16})
+      .input("A", "T", D::non_differentiable)
+      .input("B", "T", D::non_differentiable)
+      .output("C", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"})
+      .constraint("T1", {"tensor(bool)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// LpPool: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_LpPool(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr_optional("kernel_shape", AttrType::ints)
+      .attr("p", AttrType::f, 2.0f)
+      .attr_optional("pads", AttrType::ints)
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T")
+      .output("Y", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(2)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr("p", AttrType::i, int64_t{2})
+      .attr_optional("pads", AttrType::ints)
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T")
+      .output("Y", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(11)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr("p", AttrType::i, int64_t{2})
+      .attr_optional("pads", AttrType::ints)
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(18)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("ceil_mode", AttrType::i, int64_t{0})
+      .attr_optional("dilations", AttrType::ints)
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr("p", AttrType::i, int64_t{2})
+      .attr_optional("pads", AttrType::ints)
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(22)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("ceil_mode", AttrType::i, int64_t{0})
+      .attr_optional("dilations", AttrType::ints)
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr("p", AttrType::i, int64_t{2})
+      .attr_optional("pads", AttrType::ints)
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// MaxPool: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_MaxPool(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr_optional("pads", AttrType::ints)
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T")
+      .output("Y", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(8)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr_optional("pads", AttrType::ints)
+      .attr("storage_order", AttrType::i, int64_t{0})
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T")
+      .output("Y", "T")
+      .output_optional("Indices", "I")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("I", {"tensor(int64)"});
+  op.since(10)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("ceil_mode", AttrType::i, int64_t{0})
+      .attr_optional("dilations", AttrType::ints)
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr_optional("pads", AttrType::ints)
+      .attr("storage_order", AttrType::i, int64_t{0})
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T")
+      .output("Y", "T")
+      .output_optional("Indices", "I")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("I", {"tensor(int64)"});
+  op.since(11)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("ceil_mode", AttrType::i, int64_t{0})
+      .attr_optional("dilations", AttrType::ints)
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr_optional("pads", AttrType::ints)
+      .attr("storage_order", AttrType::i, int64_t{0})
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T")
+      .output("Y", "T")
+      .output_optional("Indices", "I")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("I", {"tensor(int64)"});
+  op.since(12)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("ceil_mode", AttrType::i, int64_t{0})
+      .attr_optional("dilations", AttrType::ints)
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr_optional("pads", AttrType::ints)
+      .attr("storage_order", AttrType::i, int64_t{0})
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .output_optional("Indices", "I", D::non_differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(int8)",
+                        "tensor(uint8)"})
+      .constraint("I", {"tensor(int64)"});
+  op.since(22)
+      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("ceil_mode", AttrType::i, int64_t{0})
+      .attr_optional("dilations", AttrType::ints)
+      .attr_required("kernel_shape", AttrType::ints)
+      .attr_optional("pads", AttrType::ints)
+      .attr("storage_order", AttrType::i, int64_t{0})
+      .attr_optional("strides", AttrType::ints)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .output_optional("Indices", "I", D::non_differentiable)
+      .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(int8)", "tensor(uint8)"})
+      .constraint("I", {"tensor(int64)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

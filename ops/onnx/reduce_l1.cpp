@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// ReduceL1: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_ReduceL1(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_optional("axes", AttrType::ints)
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .input("data", "T")
+      .output("reduced", "T")
+      .constraint("T", {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(11)
+      .attr_optional("axes", AttrType::ints)
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .input("data", "T")
+      .output("reduced", "T")
+      .constraint("T", {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(13)
+      .attr_optional("axes", AttrType::ints)
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .input("data", "T", D::differentiable)
+      .output("reduced", "T", D::differentiable)
+      .constraint("T", {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
+  op.since(18)
+      .is_function({18})
+      .attr("keepdims", AttrType::i, int64_t{1})
+      .attr("noop_with_empty_axes", AttrType::i, int64_t{0})
+      .input("data", "T", D::differentiable)
+      .input_optional("axes", "tensor(int64)", D::non_differentiable)
+      .output("reduced", "T", D::differentiable)
+      .constraint("T", {"tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// RNN: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_RNN(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .attr_optional("activation_alpha", AttrType::floats)
+      .attr_optional("activation_beta", AttrType::floats)
+      .attr("activations", AttrType::strings, std::vector<std::string>{"Tanh", "Tanh"})
+      .attr_optional("clip", AttrType::f)
+      .attr("direction", AttrType::s, std::string("forward"))
+      .attr_optional("hidden_size", AttrType::i)
+      .attr("output_sequence", AttrType::i, int64_t{0})
+      .input("X", "T")
+      .input("W", "T")
+      .input("R", "T")
+      .input_optional("B", "T")
+      .input_optional("sequence_lens", "T1")
+      .input_optional("initial_h", "T")
+      .output_optional("Y", "T")
+      .output_optional("Y_h", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("T1", {"tensor(int32)"});
+  op.since(7)
+      .attr_optional("activation_alpha", AttrType::floats)
+      .attr_optional("activation_beta", AttrType::floats)
+      .attr("activations", AttrType::strings, std::vector<std::string>{"Tanh", "Tanh"})
+      .attr_optional("clip", AttrType::f)
+      .attr("direction", AttrType::s, std::string("forward"))
+      .attr_optional("hidden_size", AttrType::i)
+      .input("X", "T")
+      .input("W", "T")
+      .input("R", "T")
+      .input_optional("B", "T")
+      .input_optional("sequence_lens", "T1")
+      .input_optional("initial_h", "T")
+      .output_optional("Y", "T")
+      .output_optional("Y_h", "T")
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("T1", {"tensor(int32)"});
+  op.since(14)
+      .attr_optional("activation_alpha", AttrType::floats)
+      .attr_optional("activation_beta", AttrType::floats)
+      .attr("activations", AttrType::strings, std::vector<std::string>{"Tanh", "Tanh"})
+      .attr_optional("clip", AttrType::f)
+      .attr("direction", AttrType::s, std::string("forward"))
+      .attr_optional("hidden_size", AttrType::i)
+      .attr("layout", AttrType::i, int64_t{0})
+      .input("X", "T", D::differentiable)
+      .input("W", "T", D::differentiable)
+      .input("R", "T", D::differentiable)
+      .input_optional("B", "T", D::differentiable)
+      .input_optional("sequence_lens", "T1", D::non_differentiable)
+      .input_optional("initial_h", "T", D::non_differentiable)
+      .output_optional("Y", "T", D::differentiable)
+      .output_optional("Y_h", "T", D::differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("T1", {"tensor(int32)"});
+  op.since(22)
+      .attr_optional("activation_alpha", AttrType::floats)
+      .attr_optional("activation_beta", AttrType::floats)
+      .attr("activations", AttrType::strings, std::vector<std::string>{"Tanh", "Tanh"})
+      .attr_optional("clip", AttrType::f)
+      .attr("direction", AttrType::s, std::string("forward"))
+      .attr_optional("hidden_size", AttrType::i)
+      .attr("layout", AttrType::i, int64_t{0})
+      .input("X", "T", D::differentiable)
+      .input("W", "T", D::differentiable)
+      .input("R", "T", D::differentiable)
+      .input_optional("B", "T", D::differentiable)
+      .input_optional("sequence_lens", "T1", D::non_differentiable)
+      .input_optional("initial_h", "T", D::non_differentiable)
+      .output_optional("Y", "T", D::differentiable)
+      .output_optional("Y_h", "T", D::differentiable)
+      .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"})
+      .constraint("T1", {"tensor(int32)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

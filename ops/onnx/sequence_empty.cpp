@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// SequenceEmpty: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_SequenceEmpty(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(11)
+      .attr_optional("dtype", AttrType::i)
+      .output("output", "S")
+      .constraint("S", {"seq(tensor(uint8))", "seq(tensor(uint16))", "seq(tensor(uint32))",
+                        "seq(tensor(uint64))", "seq(tensor(int8))", "seq(tensor(int16))",
+                        "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(float16))",
+                        "seq(tensor(float))", "seq(tensor(double))", "seq(tensor(string))",
+                        "seq(tensor(bool))", "seq(tensor(complex64))", "seq(tensor(complex128))"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shape: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_Shape(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(1)
+      .input("data", "T")
+      .output("shape", "T1")
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
+                        "tensor(bool)", "tensor(complex64)", "tensor(complex128)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(13)
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)",
+                        "tensor(complex128)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(15)
+      .attr_optional("end", AttrType::i)
+      .attr("start", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)",
+                        "tensor(complex128)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(19)
+      .attr_optional("end", AttrType::i)
+      .attr("start", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(21)
+      .attr_optional("end", AttrType::i)
+      .attr("start", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(23)
+      .attr_optional("end", AttrType::i)
+      .attr("start", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                        "tensor(float4e2m1)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(24)
+      .attr_optional("end", AttrType::i)
+      .attr("start", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                        "tensor(float4e2m1)", "tensor(float8e8m0)"})
+      .constraint("T1", {"tensor(int64)"});
+  op.since(25)
+      .attr_optional("end", AttrType::i)
+      .attr("start", AttrType::i, int64_t{0})
+      .input("data", "T", D::non_differentiable)
+      .output("shape", "T1", D::non_differentiable)
+      .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
+                        "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
+                        "tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)",
+                        "tensor(string)", "tensor(bool)", "tensor(complex64)", "tensor(complex128)",
+                        "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                        "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                        "tensor(float4e2m1)", "tensor(float8e8m0)", "tensor(uint2)",
+                        "tensor(int2)"})
+      .constraint("T1", {"tensor(int64)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops

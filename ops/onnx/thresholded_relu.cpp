@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// ThresholdedRelu: the ai.onnx operator.
+#include "ops/op.h"
+
+namespace onnxtool::ops {
+
+void define_ThresholdedRelu(OpDef& op) {
+  // clang-format off
+  // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
+  op.since(10)
+      .attr("alpha", AttrType::f, 1.0f)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
+  op.since(22)
+      .is_function({18})
+      .attr("alpha", AttrType::f, 1.0f)
+      .input("X", "T", D::differentiable)
+      .output("Y", "T", D::differentiable)
+      .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
+  // END SIGNATURES
+  // clang-format on
+}
+
+}  // namespace onnxtool::ops
