@@ -367,7 +367,7 @@ def cpp_default(a, where):
     if a.type == "f":
         return cpp_float(t, where)
     if a.type == "s":
-        return f"std::string({cpp_string(t)})", ""
+        return cpp_string(t), ""
     if a.type in ("ints", "floats", "strings"):
         try:
             values = ast.literal_eval(t)

@@ -107,23 +107,48 @@ std::string OpVersion::id() const {
 
 // ---- VersionBuilder ----------------------------------------------------------------------
 
-void VersionBuilder::recompute_arity() {
-  auto range = [](const std::vector<FormalParam>& ps, int& lo, int& hi) {
-    lo = 0;
-    hi = 0;
-    for (const auto& p : ps) {
-      if (p.option == ParamOption::variadic) {
-        // Optional parameters before a variadic one still take a position.
-        lo = hi + p.min_arity;
-        hi = kUnbounded;
-        return;
-      }
-      ++hi;
-      if (p.option == ParamOption::single) lo = hi;
+namespace {
+
+// What the formal parameters imply, as ONNX computes it: optional parameters before a variadic
+// one still take a position.
+void implied_arity(const std::vector<FormalParam>& ps, int& lo, int& hi) {
+  lo = 0;
+  hi = 0;
+  for (const auto& p : ps) {
+    if (p.option == ParamOption::variadic) {
+      lo = hi + p.min_arity;
+      hi = kUnbounded;
+      return;
     }
-  };
-  range(v_->inputs, v_->min_inputs, v_->max_inputs);
-  range(v_->outputs, v_->min_outputs, v_->max_outputs);
+    ++hi;
+    if (p.option == ParamOption::single) lo = hi;
+  }
+}
+
+FormalParam param(std::string_view name, std::string_view type, ParamOption option,
+                  Differentiability d, int min_arity = 1, bool homogeneous = true) {
+  FormalParam p;
+  p.name = name;
+  p.type = type.find('(') == std::string_view::npos ? std::string(type)
+                                                    : canonical_type_string(std::string(type));
+  p.option = option;
+  p.homogeneous = homogeneous;
+  p.min_arity = min_arity;
+  p.differentiable = d;
+  return p;
+}
+
+}  // namespace
+
+// Only the side that changed: an explicit input_range() survives the outputs that follow it.
+void VersionBuilder::add_input(FormalParam p) {
+  v_->inputs.push_back(std::move(p));
+  implied_arity(v_->inputs, v_->min_inputs, v_->max_inputs);
+}
+
+void VersionBuilder::add_output(FormalParam p) {
+  v_->outputs.push_back(std::move(p));
+  implied_arity(v_->outputs, v_->min_outputs, v_->max_outputs);
 }
 
 VersionBuilder& VersionBuilder::deprecated() {
@@ -136,91 +161,80 @@ VersionBuilder& VersionBuilder::experimental() {
   return *this;
 }
 
-VersionBuilder& VersionBuilder::is_function(std::vector<int> function_opsets) {
+VersionBuilder& VersionBuilder::is_function(std::initializer_list<int> function_opsets) {
   v_->is_function = true;
-  if (v_->function_body.empty() && !function_opsets.empty())
-    v_->function_opset = function_opsets.back();
-  v_->function_opsets = std::move(function_opsets);
+  v_->function_opsets.assign(function_opsets.begin(), function_opsets.end());
+  if (v_->function_body.empty() && function_opsets.size() > 0)
+    v_->function_opset = v_->function_opsets.back();
   return *this;
 }
 
-VersionBuilder& VersionBuilder::attr(const std::string& name, AttrType type, AttrValue value) {
-  v_->attributes.push_back({name, type, false, std::move(value)});
+VersionBuilder& VersionBuilder::attr(std::string_view name, AttrType type, AttrValue value) {
+  v_->attributes.push_back({std::string(name), type, false, std::move(value)});
   return *this;
 }
 
-VersionBuilder& VersionBuilder::attr_required(const std::string& name, AttrType type) {
-  v_->attributes.push_back({name, type, true, {}});
+VersionBuilder& VersionBuilder::attr_required(std::string_view name, AttrType type) {
+  v_->attributes.push_back({std::string(name), type, true, {}});
   return *this;
 }
 
-VersionBuilder& VersionBuilder::attr_optional(const std::string& name, AttrType type) {
-  v_->attributes.push_back({name, type, false, {}});
+VersionBuilder& VersionBuilder::attr_optional(std::string_view name, AttrType type) {
+  v_->attributes.push_back({std::string(name), type, false, {}});
   return *this;
 }
 
-namespace {
-FormalParam param(const std::string& name, const std::string& type, ParamOption option,
-                  Differentiability d, int min_arity = 1, bool homogeneous = true) {
-  FormalParam p;
-  p.name = name;
-  p.type = type.find('(') == std::string::npos ? type : canonical_type_string(type);
-  p.option = option;
-  p.homogeneous = homogeneous;
-  p.min_arity = min_arity;
-  p.differentiable = d;
-  return p;
-}
-}  // namespace
-
-VersionBuilder& VersionBuilder::input(const std::string& name, const std::string& type,
+VersionBuilder& VersionBuilder::input(std::string_view name, std::string_view type,
                                       Differentiability d) {
-  v_->inputs.push_back(param(name, type, ParamOption::single, d));
-  recompute_arity();
+  add_input(param(name, type, ParamOption::single, d));
   return *this;
 }
 
-VersionBuilder& VersionBuilder::input_optional(const std::string& name, const std::string& type,
+VersionBuilder& VersionBuilder::input_optional(std::string_view name, std::string_view type,
                                                Differentiability d) {
-  v_->inputs.push_back(param(name, type, ParamOption::optional, d));
-  recompute_arity();
+  add_input(param(name, type, ParamOption::optional, d));
   return *this;
 }
 
-VersionBuilder& VersionBuilder::input_variadic(const std::string& name, const std::string& type,
+VersionBuilder& VersionBuilder::input_variadic(std::string_view name, std::string_view type,
                                                int min_arity, bool homogeneous,
                                                Differentiability d) {
-  v_->inputs.push_back(param(name, type, ParamOption::variadic, d, min_arity, homogeneous));
-  recompute_arity();
+  add_input(param(name, type, ParamOption::variadic, d, min_arity, homogeneous));
   return *this;
 }
 
-VersionBuilder& VersionBuilder::output(const std::string& name, const std::string& type,
+VersionBuilder& VersionBuilder::output(std::string_view name, std::string_view type,
                                        Differentiability d) {
-  v_->outputs.push_back(param(name, type, ParamOption::single, d));
-  recompute_arity();
+  add_output(param(name, type, ParamOption::single, d));
   return *this;
 }
 
-VersionBuilder& VersionBuilder::output_optional(const std::string& name, const std::string& type,
+VersionBuilder& VersionBuilder::output_optional(std::string_view name, std::string_view type,
                                                 Differentiability d) {
-  v_->outputs.push_back(param(name, type, ParamOption::optional, d));
-  recompute_arity();
+  add_output(param(name, type, ParamOption::optional, d));
   return *this;
 }
 
-VersionBuilder& VersionBuilder::output_variadic(const std::string& name, const std::string& type,
+VersionBuilder& VersionBuilder::output_variadic(std::string_view name, std::string_view type,
                                                 int min_arity, bool homogeneous,
                                                 Differentiability d) {
-  v_->outputs.push_back(param(name, type, ParamOption::variadic, d, min_arity, homogeneous));
-  recompute_arity();
+  add_output(param(name, type, ParamOption::variadic, d, min_arity, homogeneous));
   return *this;
 }
 
-VersionBuilder& VersionBuilder::constraint(const std::string& name,
+VersionBuilder& VersionBuilder::constraint(std::string_view name,
                                            std::vector<std::string> allowed) {
   for (auto& a : allowed) a = canonical_type_string(a);
-  v_->constraints.push_back({name, std::move(allowed)});
+  v_->constraints.push_back({std::string(name), std::move(allowed)});
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::constraint(std::string_view name,
+                                           std::initializer_list<const char*> allowed) {
+  std::vector<std::string> types;
+  types.reserve(allowed.size());
+  for (const char* a : allowed) types.push_back(canonical_type_string(a));
+  v_->constraints.push_back({std::string(name), std::move(types)});
   return *this;
 }
 

@@ -9,8 +9,10 @@
 #include <climits>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -126,25 +128,27 @@ class VersionBuilder {
   VersionBuilder& experimental();
   // The spec defines this version as a function with bodies for these opsets (ascending);
   // function_opset becomes the last of them until function() says otherwise.
-  VersionBuilder& is_function(std::vector<int> function_opsets);
-  VersionBuilder& attr(const std::string& name, AttrType type, AttrValue default_value);
-  VersionBuilder& attr_required(const std::string& name, AttrType type);
-  VersionBuilder& attr_optional(const std::string& name, AttrType type);  // no default
-  VersionBuilder& input(const std::string& name, const std::string& type,
+  VersionBuilder& is_function(std::initializer_list<int> function_opsets);
+  VersionBuilder& attr(std::string_view name, AttrType type, AttrValue default_value);
+  VersionBuilder& attr_required(std::string_view name, AttrType type);
+  VersionBuilder& attr_optional(std::string_view name, AttrType type);  // no default
+  VersionBuilder& input(std::string_view name, std::string_view type,
                         Differentiability d = Differentiability::unspecified);
-  VersionBuilder& input_optional(const std::string& name, const std::string& type,
+  VersionBuilder& input_optional(std::string_view name, std::string_view type,
                                  Differentiability d = Differentiability::unspecified);
-  VersionBuilder& input_variadic(const std::string& name, const std::string& type, int min_arity,
+  VersionBuilder& input_variadic(std::string_view name, std::string_view type, int min_arity,
                                  bool homogeneous = true,
                                  Differentiability d = Differentiability::unspecified);
-  VersionBuilder& output(const std::string& name, const std::string& type,
+  VersionBuilder& output(std::string_view name, std::string_view type,
                          Differentiability d = Differentiability::unspecified);
-  VersionBuilder& output_optional(const std::string& name, const std::string& type,
+  VersionBuilder& output_optional(std::string_view name, std::string_view type,
                                   Differentiability d = Differentiability::unspecified);
-  VersionBuilder& output_variadic(const std::string& name, const std::string& type, int min_arity,
+  VersionBuilder& output_variadic(std::string_view name, std::string_view type, int min_arity,
                                   bool homogeneous = true,
                                   Differentiability d = Differentiability::unspecified);
-  VersionBuilder& constraint(const std::string& name, std::vector<std::string> allowed);
+  VersionBuilder& constraint(std::string_view name, std::vector<std::string> allowed);
+  // The same for a list of literals (what the generated blocks use: cheap to compile).
+  VersionBuilder& constraint(std::string_view name, std::initializer_list<const char*> allowed);
   // The spec's "Inputs (a - b)" / "Outputs (a - b)" when they differ from what the formal
   // parameters imply (kUnbounded for infinity).
   VersionBuilder& input_range(int min, int max);
@@ -160,7 +164,8 @@ class VersionBuilder {
   OpVersion& get() { return *v_; }
 
  private:
-  void recompute_arity();
+  void add_input(FormalParam p);
+  void add_output(FormalParam p);
   OpVersion* v_;
 };
 

@@ -8,8 +8,8 @@ void define_ml_CastMap(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("cast_to", AttrType::s, std::string("TO_FLOAT"))
-      .attr("map_form", AttrType::s, std::string("DENSE"))
+      .attr("cast_to", AttrType::s, "TO_FLOAT")
+      .attr("map_form", AttrType::s, "DENSE")
       .attr("max_map", AttrType::i, int64_t{1})
       .input("X", "T1")
       .output("Y", "T2")

@@ -11,7 +11,7 @@ void define_ml_CategoryMapper(OpDef& op) {
       .attr_optional("cats_int64s", AttrType::ints)
       .attr_optional("cats_strings", AttrType::strings)
       .attr("default_int64", AttrType::i, int64_t{-1})
-      .attr("default_string", AttrType::s, std::string("_Unused"))
+      .attr("default_string", AttrType::s, "_Unused")
       .input("X", "T1")
       .output("Y", "T2")
       .constraint("T1", {"tensor(string)", "tensor(int64)"})

@@ -13,7 +13,7 @@ void define_ml_LinearClassifier(OpDef& op) {
       .attr_required("coefficients", AttrType::floats)
       .attr_optional("intercepts", AttrType::floats)
       .attr("multi_class", AttrType::i, int64_t{0})
-      .attr("post_transform", AttrType::s, std::string("NONE"))
+      .attr("post_transform", AttrType::s, "NONE")
       .input("X", "T1")
       .output("Y", "T2")
       .output("Z", "tensor(float)")

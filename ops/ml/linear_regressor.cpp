@@ -10,7 +10,7 @@ void define_ml_LinearRegressor(OpDef& op) {
   op.since(1)
       .attr_optional("coefficients", AttrType::floats)
       .attr_optional("intercepts", AttrType::floats)
-      .attr("post_transform", AttrType::s, std::string("NONE"))
+      .attr("post_transform", AttrType::s, "NONE")
       .attr("targets", AttrType::i, int64_t{1})
       .input("X", "T")
       .output("Y", "tensor(float)")

@@ -8,7 +8,7 @@ void define_ml_TreeEnsembleRegressor(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("aggregate_function", AttrType::s, std::string("SUM"))
+      .attr("aggregate_function", AttrType::s, "SUM")
       .attr_optional("base_values", AttrType::floats)
       .attr_optional("n_targets", AttrType::i)
       .attr_optional("nodes_falsenodeids", AttrType::ints)
@@ -20,7 +20,7 @@ void define_ml_TreeEnsembleRegressor(OpDef& op) {
       .attr_optional("nodes_treeids", AttrType::ints)
       .attr_optional("nodes_truenodeids", AttrType::ints)
       .attr_optional("nodes_values", AttrType::floats)
-      .attr("post_transform", AttrType::s, std::string("NONE"))
+      .attr("post_transform", AttrType::s, "NONE")
       .attr_optional("target_ids", AttrType::ints)
       .attr_optional("target_nodeids", AttrType::ints)
       .attr_optional("target_treeids", AttrType::ints)
@@ -29,7 +29,7 @@ void define_ml_TreeEnsembleRegressor(OpDef& op) {
       .output("Y", "tensor(float)")
       .constraint("T", {"tensor(float)", "tensor(double)", "tensor(int64)", "tensor(int32)"});
   op.since(3)
-      .attr("aggregate_function", AttrType::s, std::string("SUM"))
+      .attr("aggregate_function", AttrType::s, "SUM")
       .attr_optional("base_values", AttrType::floats)
       .attr_optional("base_values_as_tensor", AttrType::t)
       .attr_optional("n_targets", AttrType::i)
@@ -44,7 +44,7 @@ void define_ml_TreeEnsembleRegressor(OpDef& op) {
       .attr_optional("nodes_truenodeids", AttrType::ints)
       .attr_optional("nodes_values", AttrType::floats)
       .attr_optional("nodes_values_as_tensor", AttrType::t)
-      .attr("post_transform", AttrType::s, std::string("NONE"))
+      .attr("post_transform", AttrType::s, "NONE")
       .attr_optional("target_ids", AttrType::ints)
       .attr_optional("target_nodeids", AttrType::ints)
       .attr_optional("target_treeids", AttrType::ints)

@@ -8,7 +8,7 @@ void define_AveragePool(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_required("kernel_shape", AttrType::ints)
       .attr_optional("pads", AttrType::ints)
       .attr_optional("strides", AttrType::ints)
@@ -16,7 +16,7 @@ void define_AveragePool(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(7)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("count_include_pad", AttrType::i, int64_t{0})
       .attr_required("kernel_shape", AttrType::ints)
       .attr_optional("pads", AttrType::ints)
@@ -25,7 +25,7 @@ void define_AveragePool(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(10)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr("count_include_pad", AttrType::i, int64_t{0})
       .attr_required("kernel_shape", AttrType::ints)
@@ -35,7 +35,7 @@ void define_AveragePool(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(11)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr("count_include_pad", AttrType::i, int64_t{0})
       .attr_required("kernel_shape", AttrType::ints)
@@ -45,7 +45,7 @@ void define_AveragePool(OpDef& op) {
       .output("Y", "T", D::differentiable)
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(19)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr("count_include_pad", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
@@ -56,7 +56,7 @@ void define_AveragePool(OpDef& op) {
       .output("Y", "T", D::differentiable)
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(22)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr("count_include_pad", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)

@@ -69,7 +69,7 @@ void define_CastLike(OpDef& op) {
                          "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)",
                          "tensor(uint4)", "tensor(int4)", "tensor(float4e2m1)"});
   op.since(24)
-      .attr("round_mode", AttrType::s, std::string("up"))
+      .attr("round_mode", AttrType::s, "up")
       .attr("saturate", AttrType::i, int64_t{1})
       .input("input", "T1", D::differentiable)
       .input("target_type", "T2", D::non_differentiable)
@@ -90,7 +90,7 @@ void define_CastLike(OpDef& op) {
                          "tensor(float8e8m0)"});
   op.since(25)
       .is_function({25})
-      .attr("round_mode", AttrType::s, std::string("up"))
+      .attr("round_mode", AttrType::s, "up")
       .attr("saturate", AttrType::i, int64_t{1})
       .input("input", "T1", D::differentiable)
       .input("target_type", "T2", D::non_differentiable)

@@ -9,7 +9,7 @@ void define_CausalConvWithState(OpDef& op) {
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(27)
       .is_function({27})
-      .attr("activation", AttrType::s, std::string("none"))
+      .attr("activation", AttrType::s, "none")
       .input("input", "T", D::differentiable)
       .input("weight", "T", D::differentiable)
       .input_optional("bias", "T", D::differentiable)

@@ -8,7 +8,7 @@ void define_ConvInteger(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(10)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_optional("dilations", AttrType::ints)
       .attr("group", AttrType::i, int64_t{1})
       .attr_optional("kernel_shape", AttrType::ints)

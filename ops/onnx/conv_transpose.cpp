@@ -8,7 +8,7 @@ void define_ConvTranspose(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_optional("dilations", AttrType::ints)
       .attr("group", AttrType::i, int64_t{1})
       .attr_optional("kernel_shape", AttrType::ints)
@@ -22,7 +22,7 @@ void define_ConvTranspose(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(11)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_optional("dilations", AttrType::ints)
       .attr("group", AttrType::i, int64_t{1})
       .attr_optional("kernel_shape", AttrType::ints)
@@ -36,7 +36,7 @@ void define_ConvTranspose(OpDef& op) {
       .output("Y", "T", D::differentiable)
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(22)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_optional("dilations", AttrType::ints)
       .attr("group", AttrType::i, int64_t{1})
       .attr_optional("kernel_shape", AttrType::ints)

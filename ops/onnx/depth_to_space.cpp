@@ -17,7 +17,7 @@ void define_DepthToSpace(OpDef& op) {
                         "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
   op.since(11)
       .attr_required("blocksize", AttrType::i)
-      .attr("mode", AttrType::s, std::string("DCR"))
+      .attr("mode", AttrType::s, "DCR")
       .input("input", "T")
       .output("output", "T")
       .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",
@@ -26,7 +26,7 @@ void define_DepthToSpace(OpDef& op) {
                         "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
   op.since(13)
       .attr_required("blocksize", AttrType::i)
-      .attr("mode", AttrType::s, std::string("DCR"))
+      .attr("mode", AttrType::s, "DCR")
       .input("input", "T", D::differentiable)
       .output("output", "T", D::differentiable)
       .constraint("T", {"tensor(uint8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)",

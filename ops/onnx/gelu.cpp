@@ -9,7 +9,7 @@ void define_Gelu(OpDef& op) {
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(20)
       .is_function({20})
-      .attr("approximate", AttrType::s, std::string("none"))
+      .attr("approximate", AttrType::s, "none")
       .input("X", "T", D::differentiable)
       .output("Y", "T", D::differentiable)
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});

@@ -9,8 +9,8 @@ void define_GridSample(OpDef& op) {
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(16)
       .attr("align_corners", AttrType::i, int64_t{0})
-      .attr("mode", AttrType::s, std::string("bilinear"))
-      .attr("padding_mode", AttrType::s, std::string("zeros"))
+      .attr("mode", AttrType::s, "bilinear")
+      .attr("padding_mode", AttrType::s, "zeros")
       .input("X", "T1", D::differentiable)
       .input("grid", "T2", D::non_differentiable)
       .output("Y", "T1", D::differentiable)
@@ -21,8 +21,8 @@ void define_GridSample(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(20)
       .attr("align_corners", AttrType::i, int64_t{0})
-      .attr("mode", AttrType::s, std::string("linear"))
-      .attr("padding_mode", AttrType::s, std::string("zeros"))
+      .attr("mode", AttrType::s, "linear")
+      .attr("padding_mode", AttrType::s, "zeros")
       .input("X", "T1", D::differentiable)
       .input("grid", "T2", D::non_differentiable)
       .output("Y", "T1", D::differentiable)
@@ -33,8 +33,8 @@ void define_GridSample(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(22)
       .attr("align_corners", AttrType::i, int64_t{0})
-      .attr("mode", AttrType::s, std::string("linear"))
-      .attr("padding_mode", AttrType::s, std::string("zeros"))
+      .attr("mode", AttrType::s, "linear")
+      .attr("padding_mode", AttrType::s, "zeros")
       .input("X", "T1", D::differentiable)
       .input("grid", "T2", D::non_differentiable)
       .output("Y", "T1", D::differentiable)

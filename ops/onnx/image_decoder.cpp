@@ -8,7 +8,7 @@ void define_ImageDecoder(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(20)
-      .attr("pixel_format", AttrType::s, std::string("RGB"))
+      .attr("pixel_format", AttrType::s, "RGB")
       .input("encoded_stream", "T1", D::non_differentiable)
       .output("image", "T2", D::non_differentiable)
       .constraint("T1", {"tensor(uint8)"})

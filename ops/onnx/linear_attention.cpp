@@ -13,7 +13,7 @@ void define_LinearAttention(OpDef& op) {
       .attr_required("kv_num_heads", AttrType::i)
       .attr_required("q_num_heads", AttrType::i)
       .attr("scale", AttrType::f, 0.0f)
-      .attr("update_rule", AttrType::s, std::string("gated_delta"))
+      .attr("update_rule", AttrType::s, "gated_delta")
       .input("query", "T", D::differentiable)
       .input("key", "T", D::differentiable)
       .input("value", "T", D::differentiable)

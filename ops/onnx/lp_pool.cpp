@@ -8,7 +8,7 @@ void define_LpPool(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_optional("kernel_shape", AttrType::ints)
       .attr("p", AttrType::f, 2.0f)
       .attr_optional("pads", AttrType::ints)
@@ -17,7 +17,7 @@ void define_LpPool(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(2)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_required("kernel_shape", AttrType::ints)
       .attr("p", AttrType::i, int64_t{2})
       .attr_optional("pads", AttrType::ints)
@@ -26,7 +26,7 @@ void define_LpPool(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(11)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_required("kernel_shape", AttrType::ints)
       .attr("p", AttrType::i, int64_t{2})
       .attr_optional("pads", AttrType::ints)
@@ -35,7 +35,7 @@ void define_LpPool(OpDef& op) {
       .output("Y", "T", D::differentiable)
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(18)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
       .attr_required("kernel_shape", AttrType::ints)
@@ -46,7 +46,7 @@ void define_LpPool(OpDef& op) {
       .output("Y", "T", D::differentiable)
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(22)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
       .attr_required("kernel_shape", AttrType::ints)

@@ -8,7 +8,7 @@ void define_MaxPool(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_required("kernel_shape", AttrType::ints)
       .attr_optional("pads", AttrType::ints)
       .attr_optional("strides", AttrType::ints)
@@ -16,7 +16,7 @@ void define_MaxPool(OpDef& op) {
       .output("Y", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(8)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr_required("kernel_shape", AttrType::ints)
       .attr_optional("pads", AttrType::ints)
       .attr("storage_order", AttrType::i, int64_t{0})
@@ -27,7 +27,7 @@ void define_MaxPool(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
       .constraint("I", {"tensor(int64)"});
   op.since(10)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
       .attr_required("kernel_shape", AttrType::ints)
@@ -40,7 +40,7 @@ void define_MaxPool(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
       .constraint("I", {"tensor(int64)"});
   op.since(11)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
       .attr_required("kernel_shape", AttrType::ints)
@@ -53,7 +53,7 @@ void define_MaxPool(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"})
       .constraint("I", {"tensor(int64)"});
   op.since(12)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
       .attr_required("kernel_shape", AttrType::ints)
@@ -67,7 +67,7 @@ void define_MaxPool(OpDef& op) {
                         "tensor(uint8)"})
       .constraint("I", {"tensor(int64)"});
   op.since(22)
-      .attr("auto_pad", AttrType::s, std::string("NOTSET"))
+      .attr("auto_pad", AttrType::s, "NOTSET")
       .attr("ceil_mode", AttrType::i, int64_t{0})
       .attr_optional("dilations", AttrType::ints)
       .attr_required("kernel_shape", AttrType::ints)

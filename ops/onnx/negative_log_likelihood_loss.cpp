@@ -9,7 +9,7 @@ void define_NegativeLogLikelihoodLoss(OpDef& op) {
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(12)
       .attr_optional("ignore_index", AttrType::i)
-      .attr("reduction", AttrType::s, std::string("mean"))
+      .attr("reduction", AttrType::s, "mean")
       .input("input", "T")
       .input("target", "Tind")
       .input_optional("weight", "T")
@@ -18,7 +18,7 @@ void define_NegativeLogLikelihoodLoss(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(13)
       .attr_optional("ignore_index", AttrType::i)
-      .attr("reduction", AttrType::s, std::string("mean"))
+      .attr("reduction", AttrType::s, "mean")
       .input("input", "T", D::differentiable)
       .input("target", "Tind", D::non_differentiable)
       .input_optional("weight", "T", D::non_differentiable)
@@ -28,7 +28,7 @@ void define_NegativeLogLikelihoodLoss(OpDef& op) {
   op.since(22)
       .is_function({22})
       .attr_optional("ignore_index", AttrType::i)
-      .attr("reduction", AttrType::s, std::string("mean"))
+      .attr("reduction", AttrType::s, "mean")
       .input("input", "T", D::differentiable)
       .input("target", "Tind", D::non_differentiable)
       .input_optional("weight", "T", D::non_differentiable)

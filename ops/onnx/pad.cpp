@@ -8,21 +8,21 @@ void define_Pad(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(1)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .attr_required("paddings", AttrType::ints)
       .attr("value", AttrType::f, 0.0f)
       .input("data", "T")
       .output("output", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(2)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .attr_required("pads", AttrType::ints)
       .attr("value", AttrType::f, 0.0f)
       .input("data", "T")
       .output("output", "T")
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(11)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T")
       .input("pads", "tensor(int64)")
       .input_optional("constant_value", "T")
@@ -31,7 +31,7 @@ void define_Pad(OpDef& op) {
                         "tensor(int8)", "tensor(int16)", "tensor(int32)", "tensor(int64)",
                         "tensor(float16)", "tensor(float)", "tensor(double)"});
   op.since(13)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)
@@ -42,7 +42,7 @@ void define_Pad(OpDef& op) {
                         "tensor(string)", "tensor(bool)", "tensor(complex64)",
                         "tensor(complex128)"});
   op.since(18)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)
@@ -55,7 +55,7 @@ void define_Pad(OpDef& op) {
                         "tensor(complex128)"})
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(19)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)
@@ -68,7 +68,7 @@ void define_Pad(OpDef& op) {
                         "tensor(complex128)"})
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(21)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)
@@ -82,7 +82,7 @@ void define_Pad(OpDef& op) {
                         "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)"})
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(23)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)
@@ -97,7 +97,7 @@ void define_Pad(OpDef& op) {
                         "tensor(float4e2m1)"})
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(24)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)
@@ -112,7 +112,7 @@ void define_Pad(OpDef& op) {
                         "tensor(float4e2m1)", "tensor(float8e8m0)"})
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(25)
-      .attr("mode", AttrType::s, std::string("constant"))
+      .attr("mode", AttrType::s, "constant")
       .input("data", "T", D::differentiable)
       .input("pads", "tensor(int64)", D::non_differentiable)
       .input_optional("constant_value", "T", D::non_differentiable)

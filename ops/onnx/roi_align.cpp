@@ -8,7 +8,7 @@ void define_RoiAlign(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(10)
-      .attr("mode", AttrType::s, std::string("avg"))
+      .attr("mode", AttrType::s, "avg")
       .attr("output_height", AttrType::i, int64_t{1})
       .attr("output_width", AttrType::i, int64_t{1})
       .attr("sampling_ratio", AttrType::i, int64_t{0})
@@ -20,8 +20,8 @@ void define_RoiAlign(OpDef& op) {
       .constraint("T1", {"tensor(float16)", "tensor(float)", "tensor(double)"})
       .constraint("T2", {"tensor(int64)"});
   op.since(16)
-      .attr("coordinate_transformation_mode", AttrType::s, std::string("half_pixel"))
-      .attr("mode", AttrType::s, std::string("avg"))
+      .attr("coordinate_transformation_mode", AttrType::s, "half_pixel")
+      .attr("mode", AttrType::s, "avg")
       .attr("output_height", AttrType::i, int64_t{1})
       .attr("output_width", AttrType::i, int64_t{1})
       .attr("sampling_ratio", AttrType::i, int64_t{0})
@@ -33,8 +33,8 @@ void define_RoiAlign(OpDef& op) {
       .constraint("T1", {"tensor(float16)", "tensor(float)", "tensor(double)"})
       .constraint("T2", {"tensor(int64)"});
   op.since(22)
-      .attr("coordinate_transformation_mode", AttrType::s, std::string("half_pixel"))
-      .attr("mode", AttrType::s, std::string("avg"))
+      .attr("coordinate_transformation_mode", AttrType::s, "half_pixel")
+      .attr("mode", AttrType::s, "avg")
       .attr("output_height", AttrType::i, int64_t{1})
       .attr("output_width", AttrType::i, int64_t{1})
       .attr("sampling_ratio", AttrType::i, int64_t{0})

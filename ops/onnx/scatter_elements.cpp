@@ -32,7 +32,7 @@ void define_ScatterElements(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(16)
       .attr("axis", AttrType::i, int64_t{0})
-      .attr("reduction", AttrType::s, std::string("none"))
+      .attr("reduction", AttrType::s, "none")
       .input("data", "T", D::differentiable)
       .input("indices", "Tind", D::non_differentiable)
       .input("updates", "T", D::differentiable)
@@ -45,7 +45,7 @@ void define_ScatterElements(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   op.since(18)
       .attr("axis", AttrType::i, int64_t{0})
-      .attr("reduction", AttrType::s, std::string("none"))
+      .attr("reduction", AttrType::s, "none")
       .input("data", "T", D::differentiable)
       .input("indices", "Tind", D::non_differentiable)
       .input("updates", "T", D::differentiable)

@@ -27,7 +27,7 @@ void define_ScatterND(OpDef& op) {
                         "tensor(string)", "tensor(bool)", "tensor(complex64)",
                         "tensor(complex128)"});
   op.since(16)
-      .attr("reduction", AttrType::s, std::string("none"))
+      .attr("reduction", AttrType::s, "none")
       .input("data", "T", D::differentiable)
       .input("indices", "tensor(int64)", D::non_differentiable)
       .input("updates", "T", D::differentiable)
@@ -38,7 +38,7 @@ void define_ScatterND(OpDef& op) {
                         "tensor(string)", "tensor(bool)", "tensor(complex64)",
                         "tensor(complex128)"});
   op.since(18)
-      .attr("reduction", AttrType::s, std::string("none"))
+      .attr("reduction", AttrType::s, "none")
       .input("data", "T", D::differentiable)
       .input("indices", "tensor(int64)", D::non_differentiable)
       .input("updates", "T", D::differentiable)

@@ -9,7 +9,7 @@ void define_SoftmaxCrossEntropyLoss(OpDef& op) {
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(12)
       .attr_optional("ignore_index", AttrType::i)
-      .attr("reduction", AttrType::s, std::string("mean"))
+      .attr("reduction", AttrType::s, "mean")
       .input("scores", "T")
       .input("labels", "Tind")
       .input_optional("weights", "T")
@@ -20,7 +20,7 @@ void define_SoftmaxCrossEntropyLoss(OpDef& op) {
   op.since(13)
       .is_function({13})
       .attr_optional("ignore_index", AttrType::i)
-      .attr("reduction", AttrType::s, std::string("mean"))
+      .attr("reduction", AttrType::s, "mean")
       .input("scores", "T", D::differentiable)
       .input("labels", "Tind", D::non_differentiable)
       .input_optional("weights", "T", D::non_differentiable)

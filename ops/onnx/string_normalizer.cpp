@@ -8,7 +8,7 @@ void define_StringNormalizer(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(10)
-      .attr("case_change_action", AttrType::s, std::string("NONE"))
+      .attr("case_change_action", AttrType::s, "NONE")
       .attr("is_case_sensitive", AttrType::i, int64_t{0})
       .attr_optional("locale", AttrType::s)
       .attr_optional("stopwords", AttrType::strings)

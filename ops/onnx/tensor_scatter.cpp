@@ -9,7 +9,7 @@ void define_TensorScatter(OpDef& op) {
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
   op.since(24)
       .attr("axis", AttrType::i, int64_t{-2})
-      .attr("mode", AttrType::s, std::string("linear"))
+      .attr("mode", AttrType::s, "linear")
       .input("past_cache", "T", D::differentiable)
       .input("update", "T", D::differentiable)
       .input_optional("write_indices", "tensor(int64)", D::non_differentiable)

@@ -10,14 +10,14 @@ void define_Upsample(OpDef& op) {
   op.since(1)
       .experimental()
       .attr_required("height_scale", AttrType::f)
-      .attr("mode", AttrType::s, std::string("nearest"))
+      .attr("mode", AttrType::s, "nearest")
       .attr_required("width_scale", AttrType::f)
       .input("X", "T")
       .output("Y", "T")
       .constraint("T", {"tensor(bool)", "tensor(int32)", "tensor(int64)", "tensor(float16)",
                         "tensor(float)", "tensor(double)"});
   op.since(7)
-      .attr("mode", AttrType::s, std::string("nearest"))
+      .attr("mode", AttrType::s, "nearest")
       .attr_required("scales", AttrType::floats)
       .input("X", "T")
       .output("Y", "T")
@@ -26,7 +26,7 @@ void define_Upsample(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(string)",
                         "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
   op.since(9)
-      .attr("mode", AttrType::s, std::string("nearest"))
+      .attr("mode", AttrType::s, "nearest")
       .input("X", "T")
       .input("scales", "tensor(float)")
       .output("Y", "T")
