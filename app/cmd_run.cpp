@@ -1,17 +1,517 @@
 // SPDX-License-Identifier: Apache-2.0
-// onnxtool run: placeholder until its issue lands; it says so and fails cleanly.
+// onnxtool run: runs a model with the reference executor on inputs from files or random ones,
+// summarises the outputs, writes them, compares them with expected values, and benchmarks.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <random>
+#include <set>
+
+#include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
+
 #include "app/commands.h"
+#include "core/diag/error.h"
+#include "core/exec/blas.h"
+#include "core/exec/compare.h"
+#include "core/exec/run_io.h"
+#include "core/exec/session.h"
+#include "core/exec/verbose_log.h"
+#include "core/model/model.h"
+#include "core/types/npy.h"
+#include "core/types/npz.h"
+#include "onnx.pb.h"
 
 namespace onnxtool::app {
 
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using Feeds = std::vector<std::pair<std::string, Value>>;
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> files;   // positional inputs, in the model's input order
+  std::vector<std::string> inputs;  // NAME=FILE
+  std::string inputs_npz;
+  bool random_inputs = false;
+  unsigned seed = 0;
+  std::vector<std::string> dims;  // NAME=VALUE
+  std::string output_dir, npz, expect, data_dir;
+  double rtol = 1e-3, atol = 1e-7;
+  int bench = 0, warmup = 3;
+  bool profile = false, no_fold = false;
+  std::size_t top = 10;
+};
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string fixed(double v, const char* format = "%.3g") {
+  if (std::isnan(v)) return "nan";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s + ' ' : s + std::string(width - s.size(), ' ');
+}
+
+std::pair<std::string, std::string> split_pair(const std::string& text, const char* option) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw_usage(std::string(option) + " takes NAME=VALUE, got '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+// ---- inputs -------------------------------------------------------------------------------------
+
+class FeedBuilder {
+ public:
+  explicit FeedBuilder(const Session& s) : session_(s) {}
+
+  void add(const std::string& name, Value v) {
+    if (!port(name))
+      throw_usage("the model has no input '" + name + "'; it expects " +
+                  describe_ports(session_.inputs()));
+    if (!given_.insert(name).second) throw_usage("input '" + name + "' is given twice");
+    feeds_.emplace_back(name, std::move(v));
+  }
+  const Session::Port* port(const std::string& name) const {
+    for (const auto& p : session_.inputs())
+      if (p.name == name) return &p;
+    return nullptr;
+  }
+  bool given(const std::string& name) const { return given_.count(name) > 0; }
+  Feeds take() { return std::move(feeds_); }
+
+ private:
+  const Session& session_;
+  std::set<std::string> given_;
+  Feeds feeds_;
+};
+
+void add_positional(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
+  std::vector<const Session::Port*> order;
+  for (const auto& p : s.inputs())
+    if (!p.has_initializer) order.push_back(&p);
+  if (opt.files.size() > order.size())
+    throw_usage(std::to_string(opt.files.size()) + " input files given, the model takes " +
+                std::to_string(order.size()) + ": " + describe_ports(s.inputs()));
+  for (std::size_t i = 0; i < opt.files.size(); ++i)
+    fb.add(order[i]->name, read_input_file(opt.files[i], order[i]->type));
+}
+
+void add_random(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
+  std::map<std::string, int64_t> dims;
+  for (const auto& d : opt.dims) {
+    auto [name, value] = split_pair(d, "--dim");
+    try {
+      dims[name] = std::stoll(value);
+    } catch (const std::exception&) {
+      throw_usage("--dim " + name + ": '" + value + "' is not a number");
+    }
+  }
+  std::mt19937 rng(opt.seed);
+  for (const auto& p : s.inputs())
+    if (!p.has_initializer && !fb.given(p.name)) fb.add(p.name, random_input(p, dims, rng));
+}
+
+Feeds gather_feeds(const RunOptions& opt, const Session& s) {
+  FeedBuilder fb(s);
+  add_positional(opt, s, fb);
+  for (const auto& pair : opt.inputs) {
+    auto [name, file] = split_pair(pair, "--input");
+    const Session::Port* p = fb.port(name);
+    fb.add(name, read_input_file(file, p ? p->type : nullptr));
+  }
+  if (!opt.inputs_npz.empty())
+    for (auto& nt : read_npz(opt.inputs_npz)) fb.add(nt.name, Value(std::move(nt.tensor)));
+  if (opt.random_inputs) add_random(opt, s, fb);
+  return fb.take();
+}
+
+// ---- running and benchmarking -------------------------------------------------------------------
+
+struct BenchResult {
+  int warmup = 0, runs = 0;
+  double min = 0, median = 0, p90 = 0, mean = 0;
+};
+
+// Linear interpolation between the closest ranks, as ../shared/tools/ort/bench.mjs does.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = static_cast<double>(sorted.size() - 1) * q;
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = static_cast<std::size_t>(std::ceil(pos));
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+BenchResult bench(Session& s, const Feeds& feeds, int warmup, int runs,
+                  std::vector<Value>& outputs) {
+  for (int i = 0; i < warmup; ++i) outputs = s.run(feeds);
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = Clock::now();
+    outputs = s.run(feeds);
+    times.push_back(ms_since(start));
+  }
+  std::sort(times.begin(), times.end());
+  BenchResult b{warmup, runs, times.front(), quantile(times, 0.5), quantile(times, 0.9), 0};
+  for (double t : times) b.mean += t / static_cast<double>(times.size());
+  return b;
+}
+
+// ---- outputs ------------------------------------------------------------------------------------
+
+struct OutputRow {
+  std::string name, type;
+  std::optional<TensorStats> stats;
+};
+
+void add_rows(const std::string& name, const Value& v, std::vector<OutputRow>& rows) {
+  rows.push_back({name, value_type_text(v), std::nullopt});
+  if (v.is_tensor()) rows.back().stats = tensor_stats(v.tensor());
+  if (v.is_sequence())
+    for (std::size_t i = 0; i < v.items().size(); ++i)
+      add_rows("  [" + std::to_string(i) + "]", v.items()[i], rows);
+}
+
+void print_outputs(std::ostream& out, const std::vector<OutputRow>& rows) {
+  std::size_t name_w = 6, type_w = 4;
+  for (const auto& r : rows) {
+    name_w = std::max(name_w, std::min<std::size_t>(r.name.size(), 32));
+    type_w = std::max(type_w, std::min<std::size_t>(r.type.size(), 28));
+  }
+  out << pad("output", name_w + 1) << pad("type", type_w + 1) << pad("min", 11) << pad("max", 11)
+      << pad("mean", 11) << "first values\n";
+  for (const auto& r : rows) {
+    out << pad(r.name, name_w + 1) << pad(r.type, type_w + 1);
+    if (r.stats && r.stats->numeric)
+      out << pad(fixed(r.stats->min, "%.4g"), 11) << pad(fixed(r.stats->max, "%.4g"), 11)
+          << pad(fixed(r.stats->mean, "%.4g"), 11);
+    else if (r.stats)
+      out << std::string(33, ' ');
+    out << (r.stats ? r.stats->first : "") << '\n';
+  }
+}
+
+nlohmann::json output_json(const std::string& name, const Value& v) {
+  nlohmann::json j = {{"name", name}, {"type", value_type_text(v)}};
+  if (v.is_tensor()) {
+    const TensorStats s = tensor_stats(v.tensor());
+    j["element_type"] = type_name(v.tensor().dtype());
+    j["shape"] = v.tensor().shape();
+    if (s.numeric) {
+      j["min"] = s.min;
+      j["max"] = s.max;
+      j["mean"] = s.mean;
+      j["nan_count"] = s.nan_count;
+    }
+    j["first"] = s.first;
+  }
+  if (v.is_sequence()) {
+    j["items"] = nlohmann::json::array();
+    for (const auto& item : v.items()) j["items"].push_back(output_json("", item));
+  }
+  return j;
+}
+
+void write_outputs(const RunOptions& opt, const Session& s, const std::vector<Value>& outs,
+                   DiagSink& sink) {
+  std::vector<NamedTensor> for_npz;
+  if (!opt.output_dir.empty()) fs::create_directories(opt.output_dir);
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    const std::string name = s.outputs()[i].name;
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    if (outs[i].is_tensor()) tensors.emplace_back(safe_file_name(name), outs[i].tensor());
+    for (std::size_t k = 0; outs[i].is_sequence() && k < outs[i].items().size(); ++k)
+      if (outs[i].items()[k].is_tensor())
+        tensors.emplace_back(safe_file_name(name) + "_" + std::to_string(k),
+                             outs[i].items()[k].tensor());
+    if (tensors.empty() && (!opt.output_dir.empty() || !opt.npz.empty()))
+      sink.warning("run.output-not-written", "output " + name,
+                   "is " + value_type_text(outs[i]) + ": not written");
+    for (auto& [file, t] : tensors) {
+      if (!opt.output_dir.empty()) write_npy(fs::path(opt.output_dir) / (file + ".npy"), t);
+      for_npz.push_back({file, t});
+    }
+  }
+  if (!opt.npz.empty()) write_npz(opt.npz, for_npz, false);
+}
+
+// ---- expected outputs ---------------------------------------------------------------------------
+
+// The expected value per output index (none when there is nothing to compare with).
+std::vector<std::optional<Value>> read_expected(const RunOptions& opt, const Session& s) {
+  std::vector<std::optional<Value>> want(s.outputs().size());
+  auto index_of = [&](const std::string& name) -> std::size_t {
+    for (std::size_t i = 0; i < s.outputs().size(); ++i)
+      if (safe_file_name(s.outputs()[i].name) == name || s.outputs()[i].name == name) return i;
+    throw_usage("--expect: '" + name + "' is not an output of the model");
+  };
+  if (fs::path(opt.expect).extension() == ".npz") {
+    for (auto& nt : read_npz(opt.expect)) want[index_of(nt.name)] = Value(std::move(nt.tensor));
+    return want;
+  }
+  if (!fs::is_directory(opt.expect))
+    throw_io("io.missing-file", opt.expect, "--expect needs a directory or an .npz file");
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const fs::path npy = fs::path(opt.expect) / (safe_file_name(s.outputs()[i].name) + ".npy");
+    const fs::path pb = fs::path(opt.expect) / ("output_" + std::to_string(i) + ".pb");
+    if (fs::exists(npy))
+      want[i] = Value(read_npy(npy));
+    else if (fs::exists(pb))
+      want[i] = read_input_file(pb, s.outputs()[i].type);
+  }
+  return want;
+}
+
+struct ExpectRow {
+  std::string name;
+  std::optional<Comparison> result;  // none: no expected value
+};
+
+std::vector<ExpectRow> compare_expected(const RunOptions& opt, const Session& s,
+                                        const std::vector<Value>& outs) {
+  const auto want = read_expected(opt, s);
+  std::vector<ExpectRow> rows;
+  bool any = false;
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    rows.push_back({s.outputs()[i].name, std::nullopt});
+    if (!want[i]) continue;
+    any = true;
+    rows.back().result = compare_values(outs[i], *want[i], {opt.rtol, opt.atol});
+  }
+  if (!any) throw_usage("--expect " + opt.expect + ": no expected value for any output");
+  return rows;
+}
+
+void print_expected(std::ostream& out, const std::vector<ExpectRow>& rows) {
+  out << "\ncompared with expected outputs\n";
+  for (const auto& r : rows) {
+    out << "  " << pad(r.result ? (r.result->ok ? "ok" : "MISMATCH") : "-", 9) << pad(r.name, 16);
+    if (!r.result)
+      out << "no expected value\n";
+    else
+      out << r.result->summary() << '\n';
+  }
+}
+
+nlohmann::json expected_json(const std::vector<ExpectRow>& rows) {
+  nlohmann::json arr = nlohmann::json::array();
+  bool passed = true;
+  for (const auto& r : rows) {
+    nlohmann::json j = {{"name", r.name}, {"compared", r.result.has_value()}};
+    if (r.result) {
+      const Comparison& c = *r.result;
+      passed = passed && c.ok;
+      j.update({{"ok", c.ok},
+                {"max_abs_err", c.max_abs_err},
+                {"max_rel_err", c.max_rel_err},
+                {"mismatches", c.mismatches},
+                {"elements", c.elements},
+                {"message", c.summary()}});
+    }
+    arr.push_back(std::move(j));
+  }
+  return {{"passed", passed}, {"outputs", arr}};
+}
+
+// ---- profile ------------------------------------------------------------------------------------
+
+struct OpTypeTime {
+  std::string op;
+  double ms = 0;
+  int nodes = 0;
+};
+
+void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohmann::json* j) {
+  auto nodes = s.profile();
+  double total = 0;
+  std::map<std::string, OpTypeTime> by_op;
+  auto per_run = [](const NodeProfile& n) {
+    return n.calls ? static_cast<double>(n.total_ns) / 1e6 / static_cast<double>(n.calls) : 0.0;
+  };
+  for (const auto& n : nodes) {
+    auto& o = by_op[n.op_type];
+    o.op = n.op_type;
+    o.ms += per_run(n);
+    ++o.nodes;
+    total += per_run(n);
+  }
+  std::vector<OpTypeTime> ops;
+  for (auto& [k, v] : by_op) ops.push_back(v);
+  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.ms > b.ms; });
+  std::sort(nodes.begin(), nodes.end(),
+            [&](const auto& a, const auto& b) { return per_run(a) > per_run(b); });
+  if (nodes.size() > top) nodes.resize(top);
+  auto share = [&](double ms) { return total > 0 ? 100.0 * ms / total : 0.0; };
+  if (j) {
+    nlohmann::json op_rows = nlohmann::json::array(), node_rows = nlohmann::json::array();
+    for (const auto& o : ops)
+      op_rows.push_back(
+          {{"op_type", o.op}, {"ms", o.ms}, {"share", share(o.ms)}, {"nodes", o.nodes}});
+    for (const auto& n : nodes)
+      node_rows.push_back({{"node", n.location}, {"op_type", n.op_type}, {"ms", per_run(n)}});
+    *j = {{"total_ms", total}, {"op_types", op_rows}, {"nodes", node_rows}};
+    return;
+  }
+  *out << "\nprofile (per run, main graph " << fixed(total, "%.2f") << " ms)\n";
+  for (const auto& o : ops)
+    *out << "  " << pad(o.op, 24) << pad(fixed(o.ms, "%.3f") + " ms", 14)
+         << pad(fixed(share(o.ms), "%.1f") + "%", 8) << o.nodes << " node"
+         << (o.nodes == 1 ? "" : "s") << '\n';
+  *out << "top " << nodes.size() << " nodes\n";
+  for (const auto& n : nodes)
+    *out << "  " << pad(fixed(per_run(n), "%.3f") + " ms", 14) << n.location << '\n';
+}
+
+// ---- the command --------------------------------------------------------------------------------
+
+struct Report {
+  std::vector<Value> outputs;
+  std::optional<BenchResult> bench;
+  std::vector<ExpectRow> expected;
+  double run_ms = 0;
+};
+
+void print_text(const RunOptions& opt, const Session& s, const Report& r, Io& io) {
+  std::vector<OutputRow> rows;
+  for (std::size_t i = 0; i < r.outputs.size(); ++i)
+    add_rows(s.outputs()[i].name, r.outputs[i], rows);
+  print_outputs(io.out, rows);
+  if (r.bench)
+    io.out << "\nbench: " << r.bench->runs << " runs after " << r.bench->warmup << " warm-up, "
+           << s.threads() << " threads: min " << fixed(r.bench->min, "%.3f") << " ms, median "
+           << fixed(r.bench->median, "%.3f") << " ms, p90 " << fixed(r.bench->p90, "%.3f")
+           << " ms\n";
+  if (!r.expected.empty()) print_expected(io.out, r.expected);
+  if (opt.profile) profile_report(s, opt.top, &io.out, nullptr);
+}
+
+nlohmann::json report_json(const RunOptions& opt, const Session& s, const Report& r) {
+  nlohmann::json j = {{"model", opt.model}, {"threads", s.threads()}, {"run_ms", r.run_ms}};
+  j["outputs"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.outputs.size(); ++i)
+    j["outputs"].push_back(output_json(s.outputs()[i].name, r.outputs[i]));
+  if (r.bench)
+    j["bench"] = {{"warmup", r.bench->warmup}, {"runs", r.bench->runs},
+                  {"min_ms", r.bench->min},    {"median_ms", r.bench->median},
+                  {"p90_ms", r.bench->p90},    {"mean_ms", r.bench->mean}};
+  if (!r.expected.empty()) j["expect"] = expected_json(r.expected);
+  if (opt.profile) profile_report(s, opt.top, nullptr, &j["profile"]);
+  const auto& b = blas::info();
+  j["blas"] = {{"library", b.library},
+               {"core", b.core},
+               {"detected_core", b.detected},
+               {"corrected", b.corrected}};
+  return j;
+}
+
+int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sink,
+            nlohmann::json& doc) {
+  spdlog::info("blas: {}", blas::describe());
+  auto start = Clock::now();
+  LoadOptions lo;
+  if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
+  Model model = load_model(opt.model, lo, sink);
+  if (!sink.ok()) return 1;
+  spdlog::info("loaded {} in {:.1f} ms", opt.model, ms_since(start));
+  SessionOptions so;
+  so.threads = g.threads;
+  so.fold_constants = !opt.no_fold;
+  so.profile = opt.profile;
+  Session session(model, so);
+  spdlog::info("planned: {} nodes to run, {} folded at load, {} threads, {:.1f} ms",
+               session.stats().nodes, session.stats().folded_nodes, session.threads(),
+               session.stats().plan_ms);
+  const Feeds feeds = gather_feeds(opt, session);
+  Report r;
+  start = Clock::now();
+  r.outputs = session.run(feeds);
+  r.run_ms = ms_since(start);
+  spdlog::info("ran in {:.2f} ms", r.run_ms);
+  if (opt.bench > 0) r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
+  write_outputs(opt, session, r.outputs, sink);
+  if (!opt.expect.empty()) r.expected = compare_expected(opt, session, r.outputs);
+  if (g.json)
+    doc = report_json(opt, session, r);
+  else
+    print_text(opt, session, r, io);
+  for (const auto& e : r.expected)
+    if (e.result && !e.result->ok) return 1;
+  return 0;
+}
+
+int run_run(const RunOptions& opt, const GlobalOptions& g, Io& io) {
+  ScopedVerboseLog log(io.err, g.verbose);
+  DiagSink sink;
+  nlohmann::json doc = nlohmann::json::object();
+  const int code = guarded(g, io, [&] {
+    try {
+      return execute(opt, g, io, sink, doc);
+    } catch (const PlanError& e) {
+      // Every node that cannot run, one line each.
+      for (const auto& d : e.problems()) sink.report(d);
+      return 1;
+    } catch (const Error& e) {
+      if (!g.json) throw;
+      sink.report(e.diagnostic());
+      return exit_code_for(e.kind());
+    }
+  });
+  if (g.json) {
+    doc["diagnostics"] = to_json(sink.diagnostics());
+    print_json(doc, io);
+  } else {
+    print_diagnostics(sink.diagnostics(), g, io);
+  }
+  return code;
+}
+
+}  // namespace
+
 Command add_run(CLI::App& app, GlobalOptions&) {
+  auto opt = std::make_shared<RunOptions>();
   Command c;
   c.app = app.add_subcommand("run", "run a model with the reference executor");
-  c.app->allow_extras();
-  c.action = [](const GlobalOptions&, Io& io) {
-    io.err << "onnxtool: error: 'run' is not implemented yet\n";
-    return 4;
-  };
+  c.app->add_option("model", opt->model, "the model file")->required();
+  c.app->add_option("files", opt->files, "input files (.npy, .pb) in the model's input order");
+  c.app->add_option("--input", opt->inputs, "an input from a file (.npy or TensorProto .pb)")
+      ->type_name("NAME=FILE");
+  c.app->add_option("--inputs", opt->inputs_npz, "inputs from an .npz archive (member = input)")
+      ->type_name("FILE.npz");
+  c.app->add_flag("--random-inputs", opt->random_inputs,
+                  "generate inputs not given (floats uniform in [0,1), integers 0)");
+  c.app->add_option("--seed", opt->seed, "seed for --random-inputs (default 0)");
+  c.app->add_option("--dim", opt->dims, "value of a symbolic dimension for --random-inputs")
+      ->type_name("NAME=VALUE");
+  c.app->add_option("--output-dir", opt->output_dir, "write each output to DIR/NAME.npy")
+      ->type_name("DIR");
+  c.app->add_option("--npz", opt->npz, "write the outputs to an .npz archive")->type_name("FILE");
+  c.app->add_option("--expect", opt->expect,
+                    "compare with expected outputs: DIR (NAME.npy or output_K.pb) or FILE.npz");
+  c.app->add_option("--rtol", opt->rtol, "relative tolerance for --expect (default 1e-3)");
+  c.app->add_option("--atol", opt->atol, "absolute tolerance for --expect (default 1e-7)");
+  c.app->add_option("--bench", opt->bench, "time N runs after the warm-up: min, median, p90")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber);
+  c.app->add_option("--warmup", opt->warmup, "untimed runs before --bench (default 3)")
+      ->check(CLI::NonNegativeNumber);
+  c.app->add_flag("--profile", opt->profile, "time per operator type and per node");
+  c.app->add_option("--top", opt->top, "nodes to list with --profile (default 10)");
+  c.app->add_option("--data-dir", opt->data_dir,
+                    "directory holding external data (default: the model's directory)");
+  c.app->add_flag("--no-fold", opt->no_fold, "do not fold constant subgraphs at load");
+  c.action = [opt](const GlobalOptions& g, Io& io) { return run_run(*opt, g, io); };
   return c;
 }
 

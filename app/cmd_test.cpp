@@ -1,16 +1,125 @@
 // SPDX-License-Identifier: Apache-2.0
-// onnxtool test: placeholder until its issue lands; it says so and fails cleanly.
+// onnxtool test: runs folders in the ONNX backend test layout (model.onnx + test_data_set_N),
+// one line per test, then "N passed, N failed". The conformance suite runs the same code.
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <regex>
+
+#include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
+
 #include "app/commands.h"
+#include "core/diag/error.h"
+#include "core/exec/backend_test.h"
+#include "core/exec/blas.h"
+#include "core/exec/verbose_log.h"
 
 namespace onnxtool::app {
 
+namespace {
+
+struct TestOptions {
+  std::vector<std::string> dirs;
+  std::string filter;
+  double rtol = 1e-3, atol = 1e-7;
+  bool in_process = false;
+  double timeout = 300;
+};
+
+std::vector<BackendTestCase> collect(const TestOptions& opt) {
+  std::optional<std::regex> filter;
+  if (!opt.filter.empty()) {
+    try {
+      filter.emplace(opt.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error&) {
+      throw_usage("--filter: not a valid regular expression: " + opt.filter);
+    }
+  }
+  std::vector<BackendTestCase> tests;
+  for (const auto& dir : opt.dirs)
+    for (auto& t : find_backend_tests(dir))
+      if (!filter || std::regex_search(t.name, *filter)) tests.push_back(std::move(t));
+  return tests;
+}
+
+std::string result_line(const BackendTestResult& r, bool timing) {
+  std::string line = (r.passed ? "PASS " : "FAIL ") + r.name;
+  if (timing) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, " (%.1f ms)", r.ms);
+    line += ms;
+  }
+  if (!r.passed) line += ": " + r.reason;
+  return line;
+}
+
+nlohmann::json to_json(const BackendTestResult& r) {
+  return {{"name", r.name},     {"model", r.model},         {"passed", r.passed},
+          {"reason", r.reason}, {"data_sets", r.data_sets}, {"ms", r.ms}};
+}
+
+// Progress on a terminal only: "[12/1450] test_name", overwritten in place.
+void show_progress(Io& io, std::size_t i, std::size_t n, const std::string& name) {
+  io.err << "\r\033[K[" << i + 1 << '/' << n << "] " << name << std::flush;
+}
+
+int run_test(const TestOptions& opt, const GlobalOptions& g, Io& io) {
+  ScopedVerboseLog log(io.err, g.verbose);
+  const auto tests = collect(opt);
+  if (tests.empty())
+    throw_invalid("test.none-found", opt.dirs.size() == 1 ? opt.dirs[0] : "", "",
+                  "no tests found (folders with model.onnx and test_data_set_N, or NAME.onnx "
+                  "beside NAME_output_0.pb)");
+  // Loaded once here, so every test process forked below inherits it.
+  blas::info();
+  spdlog::info("blas: {}", blas::describe());
+  BackendTestOptions bo;
+  bo.tolerance = {opt.rtol, opt.atol};
+  bo.threads = g.threads;
+  bo.isolate = !opt.in_process;
+  bo.timeout_seconds = opt.timeout;
+  const bool progress = io.err_is_terminal && !g.json && !g.quiet;
+  std::size_t passed = 0;
+  nlohmann::json results = nlohmann::json::array();
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    if (progress) show_progress(io, i, tests.size(), tests[i].name);
+    const BackendTestResult r = run_backend_test(tests[i], bo);
+    passed += r.passed ? 1 : 0;
+    if (progress) io.err << "\r\033[K" << std::flush;
+    if (g.json)
+      results.push_back(to_json(r));
+    else if (!(g.quiet && r.passed))
+      io.out << result_line(r, g.verbose > 0) << '\n';
+  }
+  const std::size_t failed = tests.size() - passed;
+  if (g.json)
+    print_json({{"tests", results}, {"passed", passed}, {"failed", failed}}, io);
+  else
+    io.out << passed << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
 Command add_test(CLI::App& app, GlobalOptions&) {
+  auto opt = std::make_shared<TestOptions>();
   Command c;
   c.app = app.add_subcommand("test", "run folders of ONNX backend tests (model + test_data_set_N)");
-  c.app->allow_extras();
-  c.action = [](const GlobalOptions&, Io& io) {
-    io.err << "onnxtool: error: 'test' is not implemented yet\n";
-    return 4;
+  c.app->add_option("dir", opt->dirs, "test folders, or folders of them (searched recursively)")
+      ->required();
+  c.app->add_option("--filter", opt->filter, "run only tests whose name matches this regex")
+      ->type_name("REGEX");
+  c.app->add_option("--rtol", opt->rtol, "relative tolerance for floating-point outputs (1e-3)");
+  c.app->add_option("--atol", opt->atol, "absolute tolerance for floating-point outputs (1e-7)");
+  c.app->add_option("--timeout", opt->timeout, "seconds a test may take (default 300)")
+      ->check(CLI::PositiveNumber);
+  c.app->add_flag("--in-process", opt->in_process,
+                  "run tests in this process (default: one child process each, so a crash "
+                  "fails only its test)");
+  c.action = [opt](const GlobalOptions& g, Io& io) {
+    return guarded(g, io, [&] { return run_test(*opt, g, io); });
   };
   return c;
 }

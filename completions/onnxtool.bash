@@ -6,13 +6,13 @@ _onnxtool() {
   done
   local global='--help -h --version --json --quiet -q --verbose -v --color --threads'
   case "$sub" in
-    check) local opts='--help -h' ;;
+    check) local opts='--help -h --strict --max-errors --verify-data --data-dir' ;;
     info) local opts='--help -h --data-dir --top' ;;
-    run) local opts='--help -h' ;;
-    test) local opts='--help -h' ;;
-    shape-infer) local opts='--help -h' ;;
-    convert) local opts='--help -h' ;;
-    ops) local opts='--help -h' ;;
+    run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --rtol --atol --bench --warmup --profile --top --data-dir --no-fold' ;;
+    test) local opts='--help -h --filter --rtol --atol --timeout --in-process' ;;
+    shape-infer) local opts='--help -h --in-place --strict --dim --input-shape --explain --data-dir' ;;
+    convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit' ;;
+    ops) local opts='--help -h --domain --opset' ;;
     *) COMPREPLY=($(compgen -W "check info run test shape-infer convert ops $global" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then

@@ -15,17 +15,17 @@ namespace onnxtool::ops {
 using onnxtool::AttrType;
 using onnxtool::AttrView;
 using onnxtool::DataType;
+using onnxtool::Differentiability;
 using onnxtool::Dim;
 using onnxtool::Dims;
 using onnxtool::InferContext;
 using onnxtool::KernelContext;
+using onnxtool::kUnbounded;
+using onnxtool::OpDef;
 using onnxtool::Shape;
 using onnxtool::Tensor;
 using onnxtool::Type;
 using onnxtool::Value;
-using onnxtool::Differentiability;
-using onnxtool::kUnbounded;
-using onnxtool::OpDef;
 using onnxtool::VersionBuilder;
 using D = onnxtool::Differentiability;
 

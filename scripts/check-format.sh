@@ -9,7 +9,9 @@ if [ -z "$fmt" ]; then
   apt-get install -y -qq clang-format-14 >/dev/null
   fmt=clang-format-14
 fi
-mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h' 2>/dev/null || find app core ops tests -name '*.cpp' -o -name '*.h')
+mapfile -t listed < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h' 2>/dev/null || find app core ops tests -name '*.cpp' -o -name '*.h')
+files=()
+for f in "${listed[@]}"; do [ -f "$f" ] && files+=("$f"); done  # not files deleted but not yet committed
 if [ "${1:-}" = "--fix" ]; then
   "$fmt" -i "${files[@]}"
   exit 0

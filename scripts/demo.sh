@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-model=testdata/models/sample.onnx
+model=testdata/models/sample.onnxtxt
 echo "\$ build/onnxtool info $model"
 build/onnxtool info "$model"

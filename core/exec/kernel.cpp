@@ -11,6 +11,8 @@ const Tensor& KernelContext::input(std::size_t i) const {
   return v.tensor();
 }
 
-void KernelContext::fail(const std::string& message) const { throw KernelFailure{message}; }
+void KernelContext::fail(const std::string& message) const {
+  throw KernelFailure{message};
+}
 
 }  // namespace onnxtool

@@ -13,12 +13,15 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/infer/dim.h"
 #include "core/infer/type.h"
 #include "core/registry/attrs.h"
+#include "core/types/tensor.h"
 
 namespace onnx {
 class NodeProto;
@@ -27,7 +30,6 @@ class GraphProto;
 
 namespace onnxtool {
 
-class Tensor;
 struct OpVersion;
 
 class InferContext {
@@ -51,9 +53,15 @@ class InferContext {
   // symbolic (data propagation, e.g. the output of Shape); else nullptr. Constants appear here too.
   virtual const Dims* input_values(std::size_t i) const = 0;
 
+  // A tensor-valued attribute of the node, decoded (Constant's value, ConstantOfShape's value);
+  // nullopt when absent or undecodable.
+  virtual std::optional<Tensor> tensor_attribute(std::string_view name) const;
+
   virtual std::size_t num_outputs() const = 0;
   virtual bool has_output(std::size_t i) const = 0;
   virtual void set_output_type(std::size_t i, Type type) = 0;
+  // What this node's inference has set for output i so far (unknown before that).
+  virtual const Type& output_type(std::size_t i) const;
   // Records the output's values (integer scalar when `scalar`, else 1-D) for data propagation.
   virtual void set_output_values(std::size_t i, Dims values, bool scalar = false) = 0;
 
@@ -61,6 +69,20 @@ class InferContext {
   // outputs' types. Outer-scope values are visible to it.
   virtual std::vector<Type> infer_graph(const onnx::GraphProto& graph,
                                         const std::vector<Type>& input_types) = 0;
+
+  // Publishes output i's whole value when inference can compute it (Constant, folded shape
+  // computations): later nodes see it through input_constant(), and input_values() when it is an
+  // integer scalar or vector. The default ignores it.
+  virtual void set_output_constant(std::size_t i, const Tensor& value);
+
+  // Two dims that must be equal (MatMul's inner dims, a loop's carried shape): returns what both
+  // say, fails on two different known values. The engine also binds a symbol that meets a
+  // known value (N meets 3: N is 3 everywhere), reporting a symbol bound to two values.
+  virtual Dim unify_dims(const Dim& a, const Dim& b, const std::string& what);
+
+  // Why output i's dims are unknown or symbolic when the inputs do not explain it ("output size
+  // depends on the input's values"): shown by `shape-infer --explain`. The default ignores it.
+  virtual void explain(std::size_t output, const std::string& reason);
 
   // Records an error at the node (rule "infer.<...>") and abandons this node's inference.
   [[noreturn]] virtual void fail(const std::string& message) const = 0;

@@ -2,6 +2,7 @@
 #include "core/infer/type.h"
 
 #include "core/ir/type_text.h"
+#include "core/types/dtype.h"
 #include "onnx.pb.h"
 
 namespace onnxtool {
@@ -59,9 +60,12 @@ namespace {
 Dims dims_from_proto(const onnx::TensorShapeProto& shape) {
   Dims dims;
   for (const auto& d : shape.dim()) {
-    if (d.has_dim_value()) dims.push_back(Dim::value(d.dim_value()));
-    else if (d.has_dim_param()) dims.push_back(Dim::symbol(d.dim_param()));
-    else dims.emplace_back();
+    if (d.has_dim_value())
+      dims.push_back(Dim::value(d.dim_value()));
+    else if (d.has_dim_param())
+      dims.push_back(Dim::symbol(d.dim_param()));
+    else
+      dims.emplace_back();
   }
   return dims;
 }
@@ -70,8 +74,10 @@ void dims_to_proto(const Dims& dims, onnx::TensorShapeProto& shape) {
   shape.Clear();
   for (const auto& d : dims) {
     auto* out = shape.add_dim();
-    if (d.is_known()) out->set_dim_value(d.value());
-    else if (d.is_symbolic()) out->set_dim_param(d.symbol());
+    if (d.is_known())
+      out->set_dim_value(d.value());
+    else if (d.is_symbolic())
+      out->set_dim_param(d.symbol());
   }
 }
 
@@ -81,15 +87,15 @@ Type type_from_proto(const onnx::TypeProto& p) {
   switch (p.value_case()) {
     case onnx::TypeProto::kTensorType: {
       const auto& t = p.tensor_type();
-      return Type::tensor(t.elem_type(),
-                          t.has_shape() ? std::optional<Dims>(dims_from_proto(t.shape()))
-                                        : std::nullopt);
+      return Type::tensor(t.elem_type(), t.has_shape()
+                                             ? std::optional<Dims>(dims_from_proto(t.shape()))
+                                             : std::nullopt);
     }
     case onnx::TypeProto::kSparseTensorType: {
       const auto& t = p.sparse_tensor_type();
-      return Type::sparse_tensor(t.elem_type(), t.has_shape() ? std::optional<Dims>(
-                                                                    dims_from_proto(t.shape()))
-                                                              : std::nullopt);
+      return Type::sparse_tensor(
+          t.elem_type(),
+          t.has_shape() ? std::optional<Dims>(dims_from_proto(t.shape())) : std::nullopt);
     }
     case onnx::TypeProto::kSequenceType:
       return Type::sequence(p.sequence_type().has_elem_type()
@@ -110,7 +116,8 @@ Type type_from_proto(const onnx::TypeProto& p) {
       t.opaque_name = p.opaque_type().name();
       return t;
     }
-    case onnx::TypeProto::VALUE_NOT_SET: break;
+    case onnx::TypeProto::VALUE_NOT_SET:
+      break;
   }
   return Type();
 }
@@ -151,8 +158,102 @@ void type_to_proto(const Type& t, onnx::TypeProto& p) {
       p.mutable_opaque_type()->set_domain(t.opaque_domain);
       p.mutable_opaque_type()->set_name(t.opaque_name);
       break;
-    case Type::Kind::unknown: break;
+    case Type::Kind::unknown:
+      break;
   }
+}
+
+namespace {
+
+int32_t elem_from_name(const std::string& name) {
+  auto t = data_type_from_name(name);
+  return t ? static_cast<int32_t>(*t) : 0;
+}
+
+// "kind(args)" -> kind, args (the text between the outer parentheses).
+bool split_call(const std::string& s, std::string& kind, std::string& args) {
+  const auto open = s.find('(');
+  if (open == std::string::npos || s.back() != ')') return false;
+  kind = s.substr(0, open);
+  args = s.substr(open + 1, s.size() - open - 2);
+  return true;
+}
+
+}  // namespace
+
+Type type_from_spec(const std::string& spec) {
+  std::string kind, args;
+  if (!split_call(spec, kind, args)) return Type();
+  if (kind == "tensor") return Type::tensor(elem_from_name(args));
+  if (kind == "sparse_tensor") return Type::sparse_tensor(elem_from_name(args));
+  if (kind == "seq") return Type::sequence(type_from_spec(args));
+  if (kind == "optional") return Type::optional(type_from_spec(args));
+  if (kind == "map") {
+    const auto comma = args.find(',');
+    if (comma == std::string::npos) return Type();
+    return Type::map(elem_from_name(args.substr(0, comma)), type_from_spec(args.substr(comma + 1)));
+  }
+  return Type();
+}
+
+namespace {
+std::string elem_name(int32_t elem) {
+  const auto* info = find_type_info(elem);
+  return info ? std::string(info->name) : std::string();
+}
+}  // namespace
+
+std::string type_spec(const Type& t) {
+  auto wrap = [](const char* kind, const std::string& inner) {
+    return inner.empty() ? std::string() : std::string(kind) + "(" + inner + ")";
+  };
+  switch (t.kind) {
+    case Type::Kind::tensor:
+      return wrap("tensor", elem_name(t.elem));
+    case Type::Kind::sparse_tensor:
+      return wrap("sparse_tensor", elem_name(t.elem));
+    case Type::Kind::sequence:
+      return wrap("seq", type_spec(t.element()));
+    case Type::Kind::optional:
+      return wrap("optional", type_spec(t.element()));
+    case Type::Kind::map: {
+      const std::string key = elem_name(t.elem), value = type_spec(t.element());
+      return key.empty() || value.empty() ? std::string() : "map(" + key + "," + value + ")";
+    }
+    case Type::Kind::opaque:
+    case Type::Kind::unknown:
+      break;
+  }
+  return "";
+}
+
+bool is_fully_known(const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::tensor:
+    case Type::Kind::sparse_tensor:
+      if (!t.elem || !t.shape) return false;
+      for (const auto& d : *t.shape)
+        if (!d.is_known()) return false;
+      return true;
+    case Type::Kind::sequence:
+    case Type::Kind::optional:
+      return is_fully_known(t.element());
+    case Type::Kind::map:
+      return t.elem && is_fully_known(t.element());
+    case Type::Kind::opaque:
+      return true;
+    case Type::Kind::unknown:
+      break;
+  }
+  return false;
+}
+
+Type map_dims(const Type& t, const std::function<Dim(const Dim&)>& f) {
+  Type out = t;
+  if (out.shape)
+    for (auto& d : *out.shape) d = f(d);
+  if (t.inner) out.inner = std::make_shared<const Type>(map_dims(*t.inner, f));
+  return out;
 }
 
 }  // namespace onnxtool

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,8 +22,8 @@ struct Type {
   enum class Kind { unknown, tensor, sparse_tensor, sequence, map, optional, opaque };
 
   Kind kind = Kind::unknown;
-  int32_t elem = 0;             // tensor/sparse_tensor: element type (0: unknown); map: key type
-  std::optional<Dims> shape;    // tensor/sparse_tensor: nullopt when the rank is unknown
+  int32_t elem = 0;           // tensor/sparse_tensor: element type (0: unknown); map: key type
+  std::optional<Dims> shape;  // tensor/sparse_tensor: nullopt when the rank is unknown
   std::shared_ptr<const Type> inner;  // sequence/optional: element type; map: value type
   std::string opaque_domain, opaque_name;
 
@@ -44,5 +45,17 @@ struct Type {
 
 Type type_from_proto(const onnx::TypeProto& proto);
 void type_to_proto(const Type& type, onnx::TypeProto& proto);
+
+// Types as the registry writes them (canonical_type_string): "tensor(float)",
+// "seq(tensor(int64))", "map(int64,tensor(float))", "optional(tensor(bool))",
+// "sparse_tensor(float)". Shapes are not part of them. type_from_spec gives an unknown Type for
+// text it does not understand; type_spec gives "" when an element type is unknown.
+Type type_from_spec(const std::string& spec);
+std::string type_spec(const Type& type);
+
+// Everything about the type is known: element types, rank and every dim a value.
+bool is_fully_known(const Type& type);
+// Applies f to every dim inside the type (through sequences, optionals, maps).
+Type map_dims(const Type& type, const std::function<Dim(const Dim&)>& f);
 
 }  // namespace onnxtool

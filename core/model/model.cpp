@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/model/model.h"
 
+#include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/stubs/logging.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -15,7 +17,13 @@
 #include "core/ir/location.h"
 #include "core/ir/walk.h"
 #include "core/model/wire_scan.h"
+#include "core/text/json.h"
+#include "core/text/parser.h"
+#include "core/text/printer.h"
+#include "core/types/npy.h"
+#include "core/types/npz.h"
 #include "core/types/tensor_proto.h"
+#include "core/types/zip.h"
 #include "core/util/atomic_file.h"
 #include "core/util/format.h"
 #include "core/util/mapped_file.h"
@@ -56,7 +64,96 @@ bool parse_proto(std::string_view bytes, onnx::ModelProto& proto) {
   return proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
 }
 
+// Reads the sidecar .npz of a text model the way external data is read: the name must stay
+// inside the data directory, no symbolic links are followed, and the file is mapped so stored
+// members are used in place until they are copied into the ModelProto.
+std::vector<NamedTensor> read_sidecar(const fs::path& dir, const std::string& name,
+                                      const std::string& model_name) {
+  const std::string shown = (dir / name).string();
+  if (name.empty() || fs::path(name).is_absolute())
+    throw_invalid("text.sidecar", model_name, "",
+                  "the sidecar " + quoted_name(name) + " must be a relative path");
+  const int dir_fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0)
+    throw_io("io.not-found", model_name,
+             "cannot open the directory of the sidecar " + shown + ": " + std::strerror(errno));
+  std::string why;
+  const int fd = open_beneath(dir_fd, name, why);
+  ::close(dir_fd);
+  if (fd < 0)
+    throw_io("text.sidecar-missing", model_name, "cannot open the sidecar " + shown + ": " + why);
+  auto file = MappedFile::from_fd(fd, shown);
+  std::vector<NamedTensor> out;
+  for (const ZipEntry& e : read_zip_directory(file->view(), shown)) {
+    const std::string member = "member " + quoted_name(e.name);
+    if (!e.name.ends_with(".npy"))
+      throw_invalid("npz.not-npy", shown, member, "npz: the member is not a .npy file");
+    const ZipContent c = read_zip_entry(file->view(), file, e, shown);
+    out.push_back(
+        {e.name.substr(0, e.name.size() - 4), decode_npy(c.bytes, c.owner, shown, member)});
+  }
+  return out;
+}
+
+std::shared_ptr<onnx::ModelProto> parse_text(std::string_view bytes, const std::string& name,
+                                             const fs::path& data_dir) {
+  text::TextParseOptions options;
+  options.file = name;
+  options.load_sidecar = [data_dir, name](const std::string& sidecar) {
+    return read_sidecar(data_dir, sidecar, name);
+  };
+  auto proto = std::make_shared<onnx::ModelProto>();
+  text::parse_model_text(bytes, *proto, options);
+  return proto;
+}
+
+ModelFormat resolve_format(ModelFormat f, const std::string& name, std::string_view bytes) {
+  if (f != ModelFormat::automatic) return f;
+  return name == "<stdin>" ? sniff_format(bytes) : format_from_path(name);
+}
+
 }  // namespace
+
+ModelFormat format_from_path(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".onnxtxt") return ModelFormat::text;
+  if (ext == ".json") return ModelFormat::json;
+  return ModelFormat::binary;
+}
+
+ModelFormat sniff_format(std::string_view bytes) {
+  // Binary protobuf starts with a field tag (0x08 for ir_version) and is full of control bytes;
+  // text and JSON have none but white space.
+  const std::string_view head = bytes.substr(0, 65536);
+  for (unsigned char c : head)
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v')
+      return ModelFormat::binary;
+  const auto first = head.find_first_not_of(" \t\r\n\f\v");
+  if (first == std::string_view::npos) return ModelFormat::binary;
+  return head[first] == '{' ? ModelFormat::json : ModelFormat::text;
+}
+
+std::optional<ModelFormat> model_format_named(std::string_view name) {
+  if (name == "onnx" || name == "binary") return ModelFormat::binary;
+  if (name == "text" || name == "onnxtxt") return ModelFormat::text;
+  if (name == "json") return ModelFormat::json;
+  return std::nullopt;
+}
+
+const char* model_format_name(ModelFormat f) {
+  switch (f) {
+    case ModelFormat::text:
+      return "text";
+    case ModelFormat::json:
+      return "json";
+    default:
+      return "onnx";
+  }
+}
+
+std::string text_sidecar_name(const std::string& path) {
+  return fs::path(path).stem().string() + ".npz";
+}
 
 Tensor Model::tensor(const onnx::TensorProto& t, const std::string& location) const {
   TensorSource src;
@@ -81,11 +178,10 @@ Model model_from_proto(std::shared_ptr<onnx::ModelProto> proto, const std::strin
   return m;
 }
 
-Model parse_model(std::string_view bytes, const std::string& name, const fs::path& base_dir,
-                  const LoadOptions& options, DiagSink& sink) {
-  silence_protobuf_logging();
-  if (bytes.empty())
-    throw_invalid("model.empty", name, "", "file is empty, expected an ONNX model (ModelProto)");
+namespace {
+
+std::shared_ptr<onnx::ModelProto> parse_binary(std::string_view bytes, const std::string& name,
+                                               DiagSink& sink) {
   refuse_oversized(bytes.size(), name);
   auto proto = std::make_shared<onnx::ModelProto>();
   if (!parse_proto(bytes, *proto)) {
@@ -110,7 +206,31 @@ Model parse_model(std::string_view bytes, const std::string& name, const fs::pat
                  "the model has fields this version of onnxtool does not know; they are kept "
                  "but ignored",
                  {}});
-  Model m = model_from_proto(std::move(proto), name, options.data_dir.value_or(base_dir));
+  return proto;
+}
+
+}  // namespace
+
+Model parse_model(std::string_view bytes, const std::string& name, const fs::path& base_dir,
+                  const LoadOptions& options, DiagSink& sink) {
+  silence_protobuf_logging();
+  if (bytes.empty())
+    throw_invalid("model.empty", name, "", "file is empty, expected an ONNX model (ModelProto)");
+  const fs::path data_dir = options.data_dir.value_or(base_dir);
+  std::shared_ptr<onnx::ModelProto> proto;
+  switch (resolve_format(options.format, name, bytes)) {
+    case ModelFormat::text:
+      proto = parse_text(bytes, name, data_dir);
+      break;
+    case ModelFormat::json:
+      proto = std::make_shared<onnx::ModelProto>();
+      text::model_from_json(bytes, name, *proto);
+      break;
+    default:
+      proto = parse_binary(bytes, name, sink);
+      break;
+  }
+  Model m = model_from_proto(std::move(proto), name, data_dir);
   m.file_size = bytes.size();
   if (options.validate_external_data) validate_external_data(m, sink);
   return m;
@@ -181,6 +301,11 @@ bool is_external(const onnx::TensorProto& t) {
   return t.data_location() == onnx::TensorProto::EXTERNAL;
 }
 
+// A side file's path as the user would name it: "m.npz" beside "m.onnxtxt", not "./m.npz".
+std::string beside(const fs::path& dir, const std::string& name) {
+  return dir == "." ? name : (dir / name).string();
+}
+
 void clear_data_fields(onnx::TensorProto& t) {
   t.clear_raw_data();
   t.clear_float_data();
@@ -246,7 +371,8 @@ void embed_all(Model& model) {
 // Moves the selected tensors' bytes into one side file, each at a 4 KiB-aligned offset so it
 // can be memory-mapped in place.
 void externalize(Model& model, const fs::path& out_dir, const std::string& side_name,
-                 const std::function<bool(const onnx::TensorProto&, TensorRole)>& select) {
+                 const std::function<bool(const onnx::TensorProto&, TensorRole)>& select,
+                 std::vector<std::string>* written) {
   constexpr uint64_t kAlign = 4096;
   std::unique_ptr<AtomicFile> side;
   for_each_tensor(*model.proto,
@@ -260,13 +386,29 @@ void externalize(Model& model, const fs::path& out_dir, const std::string& side_
                     side->write(bytes);
                     set_external(t, side_name, offset, bytes.size());
                   });
-  if (side) side->commit();
+  if (!side) return;
+  side->commit();
+  if (written) written->push_back(beside(out_dir, side_name));
 }
 
 fs::path canonical_dir(const fs::path& p) {
   std::error_code ec;
   auto c = fs::weakly_canonical(p.empty() ? fs::path(".") : p, ec);
   return ec ? p : c;
+}
+
+// Text: the sidecar first (when any tensor goes there), then the text, each atomically.
+void write_text(const Model& model, const std::string& path, const fs::path& out_dir,
+                const SaveOptions& options) {
+  text::TextPrintOptions po;
+  po.inline_limit = options.text_inline_limit;
+  if (path != "-") po.sidecar_name = text_sidecar_name(path);
+  const text::PrintedText printed = text::print_model_text(*model.proto, po, model.proto);
+  if (!printed.sidecar.empty()) {
+    write_npz(out_dir / po.sidecar_name, printed.sidecar, false);
+    if (options.written) options.written->push_back(beside(out_dir, po.sidecar_name));
+  }
+  write_file_atomically(path, printed.text);
 }
 
 void write_proto(const onnx::ModelProto& proto, const std::string& path, const std::string& name) {
@@ -308,12 +450,15 @@ void save_model(Model& model, const std::string& path, const SaveOptions& option
       if (path == "-") throw_usage("external data needs a model file path, not stdout");
       const uint64_t threshold = options.size_threshold;
       const bool attrs = options.include_attributes;
-      externalize(model, out_dir, side_name, [&](const onnx::TensorProto& t, TensorRole role) {
-        if (role == TensorRole::sparse_initializer) return false;
-        if (role == TensorRole::attribute && !attrs) return false;
-        if (is_external(t)) return true;
-        return expected_wire_bytes(t).value_or(0) >= threshold;
-      });
+      externalize(
+          model, out_dir, side_name,
+          [&](const onnx::TensorProto& t, TensorRole role) {
+            if (role == TensorRole::sparse_initializer) return false;
+            if (role == TensorRole::attribute && !attrs) return false;
+            if (is_external(t)) return true;
+            return expected_wire_bytes(t).value_or(0) >= threshold;
+          },
+          options.written);
       break;
     }
     case E::keep: {
@@ -321,12 +466,22 @@ void save_model(Model& model, const std::string& path, const SaveOptions& option
       // the new model is complete on its own.
       if (external_bytes_total(model) > 0 && path != "-" &&
           canonical_dir(out_dir) != canonical_dir(model.external->base_dir()))
-        externalize(model, out_dir, side_name,
-                    [](const onnx::TensorProto& t, TensorRole) { return is_external(t); });
+        externalize(
+            model, out_dir, side_name,
+            [](const onnx::TensorProto& t, TensorRole) { return is_external(t); }, options.written);
       break;
     }
   }
-  write_proto(*model.proto, path, model.name);
+  const ModelFormat format = options.format == ModelFormat::automatic
+                                 ? (path == "-" ? ModelFormat::binary : format_from_path(path))
+                                 : options.format;
+  if (format == ModelFormat::text)
+    write_text(model, path, out_dir, options);
+  else if (format == ModelFormat::json)
+    write_file_atomically(path, text::model_to_json(*model.proto));
+  else
+    write_proto(*model.proto, path, model.name);
+  if (options.written && path != "-") options.written->push_back(path);
   if (path != "-") {
     model.external = std::make_shared<ExternalData>(out_dir, path);
     model.path = path;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/diag/diagnostic.h"
 #include "core/model/external_data.h"
@@ -24,10 +25,26 @@ namespace onnxtool {
 // A protobuf message cannot exceed 2 GiB; larger models keep their weights in external files.
 inline constexpr uint64_t kMaxProtoBytes = 0x7fffffffull;
 
+// How a model is stored. Files choose by extension (.onnxtxt text, .json JSON, anything else
+// binary protobuf); stdin by its first bytes (text that starts with '{' is JSON, other text
+// is the textual syntax, the rest binary).
+enum class ModelFormat { automatic, binary, text, json };
+
+ModelFormat format_from_path(const std::string& path);
+ModelFormat sniff_format(std::string_view bytes);
+// "onnx" (or "binary"), "text" (or "onnxtxt"), "json"; nullopt for anything else.
+std::optional<ModelFormat> model_format_named(std::string_view name);
+const char* model_format_name(ModelFormat f);  // onnx, text, json
+
+// The sidecar a text model written to `path` keeps its large tensors in: model.onnxtxt ->
+// model.npz, beside it.
+std::string text_sidecar_name(const std::string& path);
+
 struct LoadOptions {
-  // Where external data locations are resolved; default: the model file's directory (the
-  // current directory for stdin).
+  // Where external data locations (and a text model's sidecar) are resolved; default: the
+  // model file's directory (the current directory for stdin).
   std::optional<std::filesystem::path> data_dir;
+  ModelFormat format = ModelFormat::automatic;
   // Check every external reference (path, file type, bounds, size) without reading its bytes.
   bool validate_external_data = true;
 };
@@ -49,7 +66,8 @@ struct Model {
 // or protobuf that is not a ModelProto (exit 1). External data problems go to sink.
 Model load_model(const std::string& path, const LoadOptions& options, DiagSink& sink);
 
-// Parses model bytes held in memory (name is used in messages; base_dir for external data).
+// Parses model bytes held in memory (name is used in messages and, with format automatic, picks
+// the format by extension; "<stdin>" sniffs the bytes; base_dir for external data).
 Model parse_model(std::string_view bytes, const std::string& name,
                   const std::filesystem::path& base_dir, const LoadOptions& options,
                   DiagSink& sink);
@@ -76,11 +94,18 @@ struct SaveOptions {
   std::string external_file;  // relative to the output's directory; default "<name>.data"
   uint64_t size_threshold = 1024;
   bool include_attributes = false;  // externalize tensor attributes (Constant values) too
+  // automatic: by the path's extension (binary for "-").
+  ModelFormat format = ModelFormat::automatic;
+  // Text: tensors with more elements go to the sidecar text_sidecar_name(path) (a text model
+  // written to "-" keeps every tensor inline).
+  int64_t text_inline_limit = 64;
+  // When set, receives the paths written: side files first, the model last.
+  std::vector<std::string>* written = nullptr;
 };
 
-// Writes the model atomically (temporary file + rename; side file first). The model is updated
-// to describe what was written (external references rebased to the output directory). "-"
-// writes to stdout. Throws Error on failure; nothing is left half-written.
+// Writes the model atomically (temporary file + rename; side file first) in options.format. The
+// model is updated to describe what was written (external references rebased to the output
+// directory). "-" writes to stdout. Throws Error on failure; nothing is left half-written.
 void save_model(Model& model, const std::string& path, const SaveOptions& options = {});
 
 // Serializes to bytes (after embedding nothing: external references are kept as they are).

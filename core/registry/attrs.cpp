@@ -18,7 +18,8 @@ const onnx::AttributeProto* AttrView::find(std::string_view name) const {
 
 void AttrView::missing(std::string_view name) const {
   throw_invalid("attr.missing", "", "",
-                "node " + node_->op_type() + " " + (node_->name().empty() ? "" : "\"" + node_->name() + "\" ") +
+                "node " + node_->op_type() + " " +
+                    (node_->name().empty() ? "" : "\"" + node_->name() + "\" ") +
                     "has no attribute " + std::string(name) + " and the operator gives no default");
 }
 
@@ -56,8 +57,7 @@ std::optional<std::vector<int64_t>> AttrView::opt_ints(std::string_view name) co
 }
 
 std::optional<std::vector<float>> AttrView::opt_floats(std::string_view name) const {
-  if (const auto* a = find(name))
-    return std::vector<float>(a->floats().begin(), a->floats().end());
+  if (const auto* a = find(name)) return std::vector<float>(a->floats().begin(), a->floats().end());
   return schema_default<std::vector<float>>(schema_, name);
 }
 
@@ -82,7 +82,8 @@ std::string AttrView::get_string(std::string_view name) const {
   if (auto v = opt_string(name)) return *v;
   missing(name);
 }
-std::vector<int64_t> AttrView::get_ints(std::string_view name, std::vector<int64_t> fallback) const {
+std::vector<int64_t> AttrView::get_ints(std::string_view name,
+                                        std::vector<int64_t> fallback) const {
   if (auto v = opt_ints(name)) return *v;
   return fallback;
 }

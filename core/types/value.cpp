@@ -42,8 +42,10 @@ std::string Value::describe() const {
     return "tensor(" + std::string(type_name(t.dtype())) + ")" + shape_to_string(t.shape());
   };
   switch (kind_) {
-    case Kind::none: return "none";
-    case Kind::tensor: return tensor_text(tensor_);
+    case Kind::none:
+      return "none";
+    case Kind::tensor:
+      return tensor_text(tensor_);
     case Kind::sequence:
       return "seq(tensor(" + std::string(type_name(seq_elem_)) + ")) of " +
              std::to_string(items().size());
@@ -134,7 +136,8 @@ Value value_from_proto(const onnx::OptionalProto& p) {
     case onnx::OptionalProto::OPTIONAL:
       if (p.has_optional_value()) return value_from_proto(p.optional_value());
       break;
-    default: break;
+    default:
+      break;
   }
   return Value();
 }

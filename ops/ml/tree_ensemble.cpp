@@ -1,8 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
-// TreeEnsemble: the ai.onnx.ml operator.
-#include "ops/op.h"
+// TreeEnsemble: the ai.onnx.ml operator. Sums (or averages, or takes the min or max of) the
+// weights of the leaves each row reaches in every tree, per target, then post-transforms. Nodes
+// compare one feature with a split (<=, <, >=, >, ==, !=) or test membership in a set; NaN
+// features follow nodes_missing_value_tracks_true.
+#include "ops/ml/ml_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_tree_ensemble(InferContext& ctx) {
+  const auto n = ctx.attrs().opt_int("n_targets");
+  set_output_tensor(ctx, 0, ctx.input_elem_type(0), Dims{ml::batch_dim(ctx, 0), misc::dim_of(n)});
+}
+
+void tree_ensemble_kernel(KernelContext& ctx) {
+  const Tensor& xt = ctx.input(0);
+  misc::require_float(ctx, xt, "X");
+  const ml::Features x = ml::read_features(ctx, xt);
+  const ml::Ensemble e = ml::ensemble_v5(ctx);
+  if (e.aggregate < 0 || e.aggregate > 3) ctx.fail("aggregate_function must be 0 to 3");
+  std::vector<double> y = ml::evaluate(ctx, e, x);
+  const ml::Post post = ml::post_from_int(ctx, ctx.attrs().get_int("post_transform", 0));
+  for (int64_t r = 0; r < x.rows; ++r) ml::apply_post(post, y.data() + r * e.targets, e.targets);
+  misc::write_output<double>(ctx, 0, xt.dtype(), {x.rows, e.targets}, y);
+}
+
+}  // namespace
 
 void define_ml_TreeEnsemble(OpDef& op) {
   // clang-format off
@@ -29,6 +53,7 @@ void define_ml_TreeEnsemble(OpDef& op) {
       .constraint("T", {"tensor(float)", "tensor(double)", "tensor(float16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_tree_ensemble).kernel(tree_ensemble_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// ArgMax: the ai.onnx operator.
+// ArgMax: the ai.onnx operator. int64 indices along `axis`; ties give the first index, or the last
+// with select_last_index (12+).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void arg_max_kernel(KernelContext& ctx) {
+  nn::arg_reduce_kernel(ctx, /*is_max=*/true);
+}
+
+}  // namespace
 
 void define_ArgMax(OpDef& op) {
   // clang-format off
@@ -43,6 +53,7 @@ void define_ArgMax(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_arg_reduce).kernel(arg_max_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// ArgMin: the ai.onnx operator.
+// ArgMin: the ai.onnx operator. int64 indices along `axis`; ties give the first index, or the last
+// with select_last_index (12+).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void arg_min_kernel(KernelContext& ctx) {
+  nn::arg_reduce_kernel(ctx, /*is_max=*/false);
+}
+
+}  // namespace
 
 void define_ArgMin(OpDef& op) {
   // clang-format off
@@ -43,6 +53,7 @@ void define_ArgMin(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_arg_reduce).kernel(arg_min_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// AveragePool: the ai.onnx operator.
+// AveragePool: the ai.onnx operator. Divides by the window elements inside the input, or with
+// count_include_pad (7+) inside the padded input.
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/pool_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void average_pool_kernel(KernelContext& ctx) {
+  nn::pool_kernel(ctx, nn::PoolKind::average);
+}
+
+}  // namespace
 
 void define_AveragePool(OpDef& op) {
   // clang-format off
@@ -68,6 +79,7 @@ void define_AveragePool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_pool).kernel(average_pool_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,164 @@
 // SPDX-License-Identifier: Apache-2.0
 // BatchNormalization: the ai.onnx operator.
+//
+// Inference: y = scale * (x - mean) / sqrt(var + epsilon) + B per channel, folded into
+// y = a * x + b with a and b computed once per channel. Training (training_mode from 14; before
+// that, asking for the statistics outputs, with is_test 0 before 7) normalises with the batch's
+// own mean and population variance and returns the running statistics
+// input * momentum + batch * (1 - momentum) (and the batch statistics, before 14).
+// spatial = 0 (before 9) keeps statistics per activation (every element of X[1:]) rather than
+// per channel.
+#include <cmath>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+bool per_activation(int since, const AttrView& attrs) {
+  return since < 9 && attrs.get_int("spatial", 1) == 0;
+}
+
+void infer_batch_norm(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const auto x = nn::shape_with_min_rank(ctx, 0, 2);
+  set_output_tensor(ctx, 0, elem, x);
+  std::optional<Dims> stats;
+  if (x && !per_activation(ctx.schema().since, ctx.attrs()))
+    stats = Dims{(*x)[1]};
+  else if (x)
+    stats = Dims(x->begin() + 1, x->end());
+  for (std::size_t i = 1; i < 5; ++i)
+    if (ctx.has_input(i) && ctx.input_type(i).has_shape() && stats)
+      stats = unify_shapes(stats, ctx.input_type(i).shape, "the statistics' shape");
+  // Outputs 1.. are the running and saved statistics, typed like the mean input.
+  for (std::size_t i = 1; i < ctx.num_outputs(); ++i)
+    if (ctx.has_output(i)) set_output_tensor(ctx, i, ctx.input_elem_type(i < 3 ? 3 : 1), stats);
+}
+
+bool training(const KernelContext& ctx) {
+  const int since = ctx.schema().since;
+  if (since >= 14) return ctx.attrs().get_int("training_mode", 0) != 0;
+  bool extra = false;
+  for (std::size_t i = 1; i < ctx.num_outputs(); ++i) extra = extra || ctx.has_output(i);
+  if (since < 7) return extra && ctx.attrs().get_int("is_test", 0) == 0;
+  return extra;
+}
+
+// X seen as [n, s, inner]: s statistics (channels, or every activation with spatial 0).
+struct BnShape {
+  int64_t n = 0, s = 0, inner = 0;
+};
+
+std::vector<double> param(const KernelContext& ctx, std::size_t i, int64_t s, const char* name) {
+  const Tensor& t = ctx.input(i);
+  if (t.numel() != s)
+    ctx.fail(std::string(name) + " has shape " + shape_to_string(t.shape()) + ", expected " +
+             std::to_string(s) + " values");
+  std::vector<double> v(static_cast<std::size_t>(s));
+  for (int64_t k = 0; k < s; ++k) v[static_cast<std::size_t>(k)] = nn::element_as_double(t, k);
+  return v;
+}
+
+// Mean and population variance of each statistic over the batch and the inner dims.
+template <class T>
+void batch_statistics(const KernelContext& ctx, const BnShape& b, const T* x,
+                      std::vector<double>& mean, std::vector<double>& var) {
+  ctx.parallel_for(b.s, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t c = lo; c < hi; ++c) {
+      double sum = 0, sq = 0;
+      for (int64_t n = 0; n < b.n; ++n) {
+        const T* p = x + (n * b.s + c) * b.inner;
+        for (int64_t i = 0; i < b.inner; ++i) sum += static_cast<double>(nn::load<T>(p[i]));
+      }
+      const double count = static_cast<double>(b.n * b.inner);
+      const double m = count > 0 ? sum / count : 0.0;
+      for (int64_t n = 0; n < b.n; ++n) {
+        const T* p = x + (n * b.s + c) * b.inner;
+        for (int64_t i = 0; i < b.inner; ++i) {
+          const double d = static_cast<double>(nn::load<T>(p[i])) - m;
+          sq += d * d;
+        }
+      }
+      mean[static_cast<std::size_t>(c)] = m;
+      var[static_cast<std::size_t>(c)] = count > 0 ? sq / count : 0.0;
+    }
+  });
+}
+
+template <class T>
+void apply_affine(const KernelContext& ctx, const BnShape& b, const std::vector<double>& scale,
+                  const std::vector<double>& shift, const T* x, T* y) {
+  using A = nn::acc_t<T>;
+  ctx.parallel_for(b.n * b.s, nn::grain_for(b.inner), [&](int64_t lo, int64_t hi) {
+    for (int64_t plane = lo; plane < hi; ++plane) {
+      const auto c = static_cast<std::size_t>(plane % b.s);
+      const A a = static_cast<A>(scale[c]), sh = static_cast<A>(shift[c]);
+      const T* src = x + plane * b.inner;
+      T* dst = y + plane * b.inner;
+      for (int64_t i = 0; i < b.inner; ++i) dst[i] = nn::store<T>(a * nn::load<T>(src[i]) + sh);
+    }
+  });
+}
+
+void write_stats(KernelContext& ctx, std::size_t out, const Tensor& like,
+                 const std::vector<double>& v) {
+  if (out >= ctx.num_outputs() || !ctx.has_output(out)) return;
+  Tensor& t = ctx.output(out, like.dtype(), like.shape());
+  nn::visit_float(ctx, t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* p = t.mutable_data<T>();
+    for (std::size_t i = 0; i < v.size(); ++i) p[i] = nn::store<T>(static_cast<nn::acc_t<T>>(v[i]));
+  });
+}
+
+void batch_norm_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.rank() < 2)
+    ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
+  BnShape b;
+  b.n = x.shape()[0];
+  const bool spatial = !per_activation(ctx.schema().since, ctx.attrs());
+  b.s = spatial ? x.shape()[1] : nn::product(x.shape(), 1, x.shape().size());
+  b.inner = spatial ? nn::product(x.shape(), 2, x.shape().size()) : 1;
+  const double eps = ctx.attrs().get_float("epsilon", 1e-5f);
+  const double momentum = ctx.attrs().get_float("momentum", 0.9f);
+  const std::vector<double> scale = param(ctx, 1, b.s, "scale"), bias = param(ctx, 2, b.s, "B");
+  std::vector<double> mean = param(ctx, 3, b.s, "mean"), var = param(ctx, 4, b.s, "var");
+  Tensor& y = ctx.output(0, x.dtype(), x.shape());
+  const bool train = training(ctx);
+  std::vector<double> batch_mean(mean.size()), batch_var(var.size());
+  if (train)
+    nn::visit_float(ctx, x.dtype(), [&](auto tag) {
+      batch_statistics(ctx, b, x.data<decltype(tag)>(), batch_mean, batch_var);
+    });
+  const std::vector<double>& use_mean = train ? batch_mean : mean;
+  const std::vector<double>& use_var = train ? batch_var : var;
+  std::vector<double> a(scale.size()), shift(scale.size());
+  for (std::size_t c = 0; c < scale.size(); ++c) {
+    a[c] = scale[c] / std::sqrt(use_var[c] + eps);
+    shift[c] = bias[c] - use_mean[c] * a[c];
+  }
+  nn::visit_float(ctx, x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    apply_affine(ctx, b, a, shift, x.data<T>(), y.mutable_data<T>());
+  });
+  if (!train) return;
+  std::vector<double> running_mean(mean.size()), running_var(var.size());
+  for (std::size_t c = 0; c < mean.size(); ++c) {
+    running_mean[c] = mean[c] * momentum + batch_mean[c] * (1 - momentum);
+    running_var[c] = var[c] * momentum + batch_var[c] * (1 - momentum);
+  }
+  write_stats(ctx, 1, ctx.input(3), running_mean);
+  write_stats(ctx, 2, ctx.input(4), running_var);
+  write_stats(ctx, 3, ctx.input(3), batch_mean);
+  write_stats(ctx, 4, ctx.input(4), batch_var);
+}
+
+}  // namespace
 
 void define_BatchNormalization(OpDef& op) {
   // clang-format off
@@ -100,6 +256,7 @@ void define_BatchNormalization(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_batch_norm).kernel(batch_norm_kernel);
 }
 
 }  // namespace onnxtool::ops

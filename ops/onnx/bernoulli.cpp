@@ -1,8 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
-// Bernoulli: the ai.onnx operator.
-#include "ops/op.h"
+// Bernoulli: the ai.onnx operator. 1 with the probability given by each input element, else 0,
+// in the dtype attribute's type (the input's type when absent).
+#include "ops/onnx/random_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+constexpr DataType kOutputs[] = {
+    DataType::float16, DataType::float32, DataType::float64, DataType::bfloat16, DataType::uint8,
+    DataType::uint16,  DataType::uint32,  DataType::uint64,  DataType::int8,     DataType::int16,
+    DataType::int32,   DataType::int64,   DataType::boolean};
+
+void infer_bernoulli(InferContext& ctx) {
+  propagate_shape(ctx, 0, 0, rnd::output_dtype(ctx, ctx.input_elem_type(0), kOutputs));
+}
+
+void bernoulli_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  misc::require_float(ctx, x, "input");
+  const DataType t = rnd::output_dtype(ctx, x.dtype(), kOutputs);
+  std::vector<double> v = misc::values_as<double>(ctx, x, "input");
+  auto& gen = rnd::generator(ctx);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (double& p : v) {
+    if (!(p >= 0 && p <= 1)) ctx.fail("probabilities must be in [0, 1], got " + std::to_string(p));
+    p = u(gen) < p ? 1.0 : 0.0;
+  }
+  misc::write_output<double>(ctx, 0, t, x.shape(), v);
+}
+
+}  // namespace
 
 void define_Bernoulli(OpDef& op) {
   // clang-format off
@@ -30,6 +58,7 @@ void define_Bernoulli(OpDef& op) {
                          "tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_bernoulli).kernel(bernoulli_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// BlackmanWindow: the ai.onnx operator.
-#include "ops/op.h"
+// BlackmanWindow: the ai.onnx operator. a Blackman window, 0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4
+// pi n / N), with N = size (periodic) or size - 1 (symmetric), in the output_datatype element type.
+#include "ops/onnx/signal_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void blackman_window_kernel(KernelContext& ctx) {
+  signal::window_kernel(ctx, {0.42, 0.5, 0.08});
+}
+
+}  // namespace
 
 void define_BlackmanWindow(OpDef& op) {
   // clang-format off
@@ -19,6 +28,7 @@ void define_BlackmanWindow(OpDef& op) {
                          "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(signal::infer_window).kernel(blackman_window_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,69 @@
 // SPDX-License-Identifier: Apache-2.0
 // CenterCropPad: the ai.onnx operator.
-#include "ops/op.h"
+#include <numeric>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// The listed axes (all when absent) take the target sizes; the others stay.
+void infer_center_crop_pad(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  if (!in) {
+    set_output_tensor(ctx, 0, elem);
+    return;
+  }
+  const auto rank = static_cast<int64_t>(in->size());
+  std::vector<int64_t> axes(in->size());
+  std::iota(axes.begin(), axes.end(), 0);
+  if (ctx.attrs().has("axes")) axes = infer_axes(ctx.attrs().get_ints("axes"), rank);
+  const auto target = input_dims_values(ctx, 1);
+  Dims out = *in;
+  for (std::size_t i = 0; i < axes.size(); ++i) out[static_cast<std::size_t>(axes[i])] = Dim();
+  if (target) {
+    if (target->size() != axes.size())
+      infer_fail("shape has " + std::to_string(target->size()) + " entries for " +
+                 std::to_string(axes.size()) + " axes");
+    const Dims t = dims_from_values(*target);
+    for (std::size_t i = 0; i < axes.size(); ++i) out[static_cast<std::size_t>(axes[i])] = t[i];
+  }
+  set_output_tensor(ctx, 0, elem, out);
+}
+
+// The overlap of input and output, centred in both (start rounded down; an odd padding puts
+// the extra element at the end), is one strided copy; the rest of the output is zero.
+void center_crop_pad_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  std::vector<int64_t> axes(static_cast<std::size_t>(x.rank()));
+  std::iota(axes.begin(), axes.end(), 0);
+  if (ctx.attrs().has("axes")) axes = kernel_axes(ctx, ctx.attrs().get_ints("axes"), x.rank());
+  const std::vector<int64_t> target = read_ints(ctx, ctx.input(1), "shape");
+  if (target.size() != axes.size())
+    ctx.fail("shape has " + std::to_string(target.size()) + " entries for " +
+             std::to_string(axes.size()) + " axes");
+  Shape out = x.shape();
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (target[i] < 0) ctx.fail(indexed("shape", i) + " is negative");
+    out[static_cast<std::size_t>(axes[i])] = target[i];
+  }
+  Tensor& y = ctx.output(0, x.dtype(), out);
+  const auto in_strides = contiguous_strides(x.shape()), out_strides = contiguous_strides(out);
+  Layout from{0, in_strides}, to{0, out_strides};
+  Shape overlap(out.size());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const int64_t d = x.shape()[k], s = out[k];
+    overlap[k] = std::min(d, s);
+    from.offset += (d > s ? (d - s) / 2 : 0) * in_strides[k];
+    to.offset += (s > d ? (s - d) / 2 : 0) * out_strides[k];
+  }
+  strided_copy(x, from, y, to, overlap, &ctx);
+}
+
+}  // namespace
 
 void define_CenterCropPad(OpDef& op) {
   // clang-format off
@@ -21,6 +82,7 @@ void define_CenterCropPad(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_center_crop_pad).kernel(center_crop_pad_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,111 @@
 // SPDX-License-Identifier: Apache-2.0
 // Concat: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// Concat-1 defaults axis to 1; from version 4 it is required, and negative from 11.
+int64_t axis_attr(const AttrView& attrs, int version) {
+  if (version < 4) return attrs.get_int("axis", 1);
+  return attrs.get_int("axis");
+}
+
+int64_t concat_axis(int64_t axis, int64_t rank, int version) {
+  if (version < 11 && axis < 0)
+    infer_fail("axis " + std::to_string(axis) + " is negative, which Concat-" +
+               std::to_string(version) + " does not accept");
+  return normalize_axis(axis, rank);
+}
+
+// The output's dims when some inputs' shapes are unknown: the other dims unified over the
+// known shapes, the axis dim unknown.
+Dims partial_concat(const std::vector<Dims>& known, int64_t axis) {
+  Dims out(known.front().size());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (static_cast<int64_t>(k) == axis) continue;
+    out[k] = known.front()[k];
+    for (const Dims& s : known)
+      out[k] = unify_dim(out[k], s[k], "dim " + std::to_string(k) + " of the inputs");
+  }
+  return out;
+}
+
+// Concatenated values of shape vectors (Concat of Shape pieces), when every input has them.
+void concat_values(InferContext& ctx, const Dims& out) {
+  if (out.size() != 1) return;
+  Dims values;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const auto v = input_dims_values(ctx, i);
+    if (!v) return;
+    values.insert(values.end(), v->begin(), v->end());
+  }
+  set_values(ctx, 0, std::move(values), false);
+}
+
+void infer_concat(InferContext& ctx) {
+  const int32_t elem = unify_all_input_elem_types(ctx);
+  std::vector<Dims> known;
+  bool all_known = true;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Dims* s = input_shape(ctx, i);
+    if (s && !known.empty() && s->size() != known.front().size())
+      infer_fail("input " + std::to_string(i) + " has rank " + std::to_string(s->size()) +
+                 " but input 0 has rank " + std::to_string(known.front().size()) +
+                 " (expected equal ranks)");
+    if (s) known.push_back(*s);
+    all_known = all_known && s;
+  }
+  if (known.empty()) {
+    set_output_tensor(ctx, 0, elem);
+    return;
+  }
+  const auto rank = static_cast<int64_t>(known.front().size());
+  if (rank == 0) infer_fail("cannot concatenate scalars");
+  const int64_t axis = concat_axis(axis_attr(ctx.attrs(), since(ctx)), rank, since(ctx));
+  const Dims out = all_known ? concat_shapes(known, axis) : partial_concat(known, axis);
+  set_output_tensor(ctx, 0, elem, out);
+  if (all_known) concat_values(ctx, out);
+}
+
+// Each input is one strided copy into its place: rows of the dims before axis, each row the
+// input's block (its axis dim times the inner dims).
+void concat_kernel(KernelContext& ctx) {
+  const Tensor& first = ctx.input(0);
+  const int64_t rank = first.rank();
+  if (rank == 0) ctx.fail("cannot concatenate scalars");
+  const int64_t attr = axis_attr(ctx.attrs(), since(ctx));
+  if (since(ctx) < 11 && attr < 0) ctx.fail("axis " + std::to_string(attr) + " is negative");
+  const auto axis = static_cast<std::size_t>(kernel_axis(ctx, attr, rank));
+  Shape out = first.shape();
+  out[axis] = 0;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Tensor& x = ctx.input(i);
+    bool fits = x.dtype() == first.dtype() && x.rank() == rank;
+    for (std::size_t k = 0; fits && k < out.size(); ++k)
+      fits = k == axis || x.shape()[k] == first.shape()[k];
+    if (!fits)
+      ctx.fail("input " + std::to_string(i) + " is " + std::string(type_name(x.dtype())) +
+               shape_to_string(x.shape()) + ", which cannot be concatenated on axis " +
+               std::to_string(axis) + " with input 0 " + std::string(type_name(first.dtype())) +
+               shape_to_string(first.shape()));
+    out[axis] += x.shape()[axis];
+  }
+  Tensor& y = ctx.output(0, first.dtype(), out);
+  const int64_t outer = shape_product(out, 0, axis), inner = shape_product(out, axis + 1);
+  const int64_t row = out[axis] * inner;
+  int64_t at = 0;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Tensor& x = ctx.input(i);
+    const int64_t block = x.shape()[axis] * inner;
+    strided_copy(x, Layout{0, {block, 1}}, y, Layout{at, {row, 1}}, {outer, block}, &ctx);
+    at += block;
+  }
+}
+
+}  // namespace
 
 void define_Concat(OpDef& op) {
   // clang-format off
@@ -39,6 +142,7 @@ void define_Concat(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_concat).kernel(concat_kernel);
 }
 
 }  // namespace onnxtool::ops

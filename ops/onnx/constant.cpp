@@ -1,8 +1,123 @@
 // SPDX-License-Identifier: Apache-2.0
 // Constant: the ai.onnx operator.
+#include "core/infer/helpers.h"
+#include "core/types/tensor_proto.h"
+#include "onnx.pb.h"
+#include "ops/onnx/tensor_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+template <class T>
+void constant_list(InferContext& ctx, DataType type, std::vector<T> values, bool scalar) {
+  const auto n = static_cast<int64_t>(values.size());
+  set_output_tensor(ctx, 0, static_cast<int32_t>(type), scalar ? Dims{} : Dims{Dim::value(n)});
+  ctx.set_output_constant(0, Tensor::from_vector<T>(scalar ? Shape{} : Shape{n}, values));
+}
+
+// Constant: the type of whichever value attribute is set; its value is published so that later
+// nodes (Reshape's shape, Slice's starts...) see it.
+void infer_constant(InferContext& ctx) {
+  const AttrView& a = ctx.attrs();
+  if (auto t = ctx.tensor_attribute("value")) {
+    Dims dims;
+    for (int64_t d : t->shape()) dims.push_back(Dim::value(d));
+    set_output_tensor(ctx, 0, static_cast<int32_t>(t->dtype()), dims);
+    ctx.set_output_constant(0, *t);
+  } else if (const auto* st = a.sparse_tensor("sparse_value")) {
+    Dims dims;
+    for (int64_t d : st->dims()) dims.push_back(Dim::value(d));
+    set_output_tensor(ctx, 0, st->values().data_type(), dims);
+  } else if (a.has("value_int")) {
+    constant_list<int64_t>(ctx, DataType::int64, {a.get_int("value_int")}, true);
+  } else if (a.has("value_ints")) {
+    constant_list<int64_t>(ctx, DataType::int64, a.get_ints("value_ints"), false);
+  } else if (a.has("value_float")) {
+    constant_list<float>(ctx, DataType::float32, {a.get_float("value_float")}, true);
+  } else if (a.has("value_floats")) {
+    constant_list<float>(ctx, DataType::float32, a.get_floats("value_floats"), false);
+  } else if (a.has("value_string")) {
+    constant_list<std::string>(ctx, DataType::string, {a.get_string("value_string")}, true);
+  } else if (a.has("value_strings")) {
+    constant_list<std::string>(ctx, DataType::string, a.get_strings("value_strings"), false);
+  } else if (a.has("value")) {
+    ctx.fail("attribute value holds a tensor that cannot be decoded");
+  } else {
+    ctx.fail("none of value, sparse_value or value_* is set (expected exactly one)");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// sparse_value made dense: zeros with the values at the indices, which are either linear
+// ([NNZ]) or one coordinate row per value ([NNZ, rank]).
+Tensor dense_from_sparse(const KernelContext& ctx, const onnx::SparseTensorProto& sp) {
+  const Tensor values = tensor_from_proto(sp.values());
+  const Tensor indices = tensor_from_proto(sp.indices());
+  const Shape shape(sp.dims().begin(), sp.dims().end());
+  Tensor dense(values.dtype(), shape);
+  const std::vector<int64_t> idx = read_ints(ctx, indices, "sparse_value indices");
+  const int64_t nnz = values.numel(), total = dense.numel();
+  const bool linear = indices.rank() == 1;
+  if (values.rank() != 1 || (linear ? indices.numel() != nnz
+                                    : indices.rank() != 2 || indices.shape()[0] != nnz ||
+                                          indices.shape()[1] != dense.rank()))
+    ctx.fail("sparse_value: indices " + shape_to_string(indices.shape()) + " do not fit values " +
+             shape_to_string(values.shape()) + " and dims " + shape_to_string(shape));
+  const auto strides = contiguous_strides(shape);
+  for (int64_t i = 0; i < nnz; ++i) {
+    int64_t at = 0;
+    if (linear) {
+      at = idx[static_cast<std::size_t>(i)];
+      if (at < 0 || at >= total)
+        ctx.fail("sparse_value: index " + std::to_string(at) + " is out of range for " +
+                 std::to_string(total) + " elements");
+    } else {
+      for (std::size_t k = 0; k < shape.size(); ++k) {
+        const int64_t c = idx[static_cast<std::size_t>(i) * shape.size() + k];
+        if (c < 0 || c >= shape[k])
+          ctx.fail("sparse_value: coordinate " + std::to_string(c) + " is out of range for dim " +
+                   std::to_string(k) + " of size " + std::to_string(shape[k]));
+        at += c * strides[k];
+      }
+    }
+    copy_elements(values, i, dense, at, 1);
+  }
+  return dense;
+}
+
+template <class T>
+Tensor list_tensor(const std::vector<T>& v, bool scalar) {
+  return Tensor::from_vector<T>(scalar ? Shape{} : Shape{static_cast<int64_t>(v.size())}, v);
+}
+
+// Whichever value attribute is set, as a tensor.
+Tensor constant_value(const KernelContext& ctx) {
+  const AttrView& a = ctx.attrs();
+  if (const auto* t = a.tensor("value")) return tensor_from_proto(*t);
+  if (const auto* st = a.sparse_tensor("sparse_value")) return dense_from_sparse(ctx, *st);
+  if (a.has("value_int")) return list_tensor<int64_t>({a.get_int("value_int")}, true);
+  if (a.has("value_ints")) return list_tensor<int64_t>(a.get_ints("value_ints"), false);
+  if (a.has("value_float")) return list_tensor<float>({a.get_float("value_float")}, true);
+  if (a.has("value_floats")) return list_tensor<float>(a.get_floats("value_floats"), false);
+  if (a.has("value_string")) return list_tensor<std::string>({a.get_string("value_string")}, true);
+  if (a.has("value_strings"))
+    return list_tensor<std::string>(a.get_strings("value_strings"), false);
+  ctx.fail("none of value, sparse_value or value_* is set (expected exactly one)");
+}
+
+// Decoded once per node and shared (tensors are copy-on-write) on every run.
+void constant_kernel(KernelContext& ctx) {
+  Tensor& value = ctx.cache<Tensor>();
+  if (!value.defined()) value = constant_value(ctx);
+  ctx.set_output(0, Value(value));
+}
+
+}  // namespace
 
 void define_Constant(OpDef& op) {
   // clang-format off
@@ -141,6 +256,8 @@ void define_Constant(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_constant);
+  op.all().kernel(constant_kernel);
 }
 
 }  // namespace onnxtool::ops

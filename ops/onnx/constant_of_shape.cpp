@@ -1,8 +1,70 @@
 // SPDX-License-Identifier: Apache-2.0
 // ConstantOfShape: the ai.onnx operator.
+#include "core/infer/helpers.h"
+#include "core/types/tensor_proto.h"
+#include "ops/onnx/tensor_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// Values of a small integer output, so shape computations built from ConstantOfShape (a vector
+// of ones for Expand, say) keep propagating.
+constexpr int64_t kMaxPropagated = 64;
+
+void propagate_filled_values(InferContext& ctx, const Tensor& value, const Dims& shape) {
+  const DataType t = value.dtype();
+  const Dim n = product(shape);
+  if ((t != DataType::int64 && t != DataType::int32) || value.numel() != 1 || shape.size() > 1 ||
+      !n.is_known() || n.value() > kMaxPropagated)
+    return;
+  const int64_t v = t == DataType::int64 ? value.data<int64_t>()[0] : value.data<int32_t>()[0];
+  ctx.set_output_values(0, Dims(static_cast<std::size_t>(n.value()), Dim::value(v)), shape.empty());
+}
+
+// ConstantOfShape: the shape is the input's values; the element type is the value attribute's
+// (float when absent).
+void infer_constant_of_shape(InferContext& ctx) {
+  const std::optional<Tensor> value = ctx.tensor_attribute("value");
+  const int32_t elem =
+      value ? static_cast<int32_t>(value->dtype()) : static_cast<int32_t>(DataType::float32);
+  if (auto dims = input_dims_values(ctx, 0)) {
+    const Dims shape = dims_from_values(*dims);
+    set_output_tensor(ctx, 0, elem, shape);
+    if (value) propagate_filled_values(ctx, *value, shape);
+    return;
+  }
+  const Type& in = ctx.input_type(0);
+  if (in.has_shape() && in.rank() == 1 && (*in.shape)[0].is_known()) {
+    set_output_tensor(ctx, 0, elem, Dims(static_cast<std::size_t>((*in.shape)[0].value())));
+    return;
+  }
+  set_output_tensor(ctx, 0, elem);
+}
+
+}  // namespace
+
+namespace {
+
+// A tensor of the input's values as shape, filled with the value attribute's one element
+// (float 0 when absent); an empty shape gives a scalar.
+void constant_of_shape_kernel(KernelContext& ctx) {
+  const std::vector<int64_t> shape = read_ints(ctx, ctx.input(0), "shape");
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] < 0)
+      ctx.fail(indexed("shape", i) + " = " + std::to_string(shape[i]) + " is negative");
+  Tensor& value = ctx.cache<Tensor>();
+  if (!value.defined()) {
+    const onnx::TensorProto* p = ctx.attrs().tensor("value");
+    value = p ? tensor_from_proto(*p) : scalar_of(DataType::float32, 0);
+    if (value.numel() != 1) ctx.fail("attribute value must hold exactly one element");
+  }
+  Tensor& y = ctx.output(0, value.dtype(), shape);
+  fill_elements(y, 0, y.numel(), value);
+}
+
+}  // namespace
 
 void define_ConstantOfShape(OpDef& op) {
   // clang-format off
@@ -71,6 +133,8 @@ void define_ConstantOfShape(OpDef& op) {
                          "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_constant_of_shape);
+  op.all().kernel(constant_of_shape_kernel);
 }
 
 }  // namespace onnxtool::ops

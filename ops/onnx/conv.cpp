@@ -1,8 +1,416 @@
 // SPDX-License-Identifier: Apache-2.0
 // Conv: the ai.onnx operator.
+//
+// The kernel lowers a convolution to matrix products: for each batch item and group,
+// Y_g [M/G, out positions] = W_g [M/G, C/G*kernel] x col [C/G*kernel, out positions], where col
+// (im2col) holds for every output position the input values under the window. col is built one
+// tile of output positions at a time, so it stays in cache and the tiles run in parallel, each
+// with its own single-threaded GEMM. A 1x1 convolution without padding or stride is the matrix
+// product on X itself; a depthwise convolution (one input channel per group) runs directly.
+#include <algorithm>
+#include <cstring>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/nn_reference.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+using nn::ConvGeometry;
+using nn::Window;
+
+// ---- inference -------------------------------------------------------------------------------
+
+// Kernel spatial dims from W's shape when all are known.
+std::optional<std::vector<int64_t>> kernel_from_weights(const std::optional<Dims>& w) {
+  if (!w || w->size() < 2) return std::nullopt;
+  std::vector<int64_t> k;
+  for (std::size_t i = 2; i < w->size(); ++i) {
+    if (!(*w)[i].is_known()) return std::nullopt;
+    k.push_back((*w)[i].value());
+  }
+  return k;
+}
+
+void check_conv_channels(InferContext& ctx, const Dim& c, const Dim& w1, const Dim& m,
+                         int64_t group) {
+  if (group <= 0) ctx.fail("group " + std::to_string(group) + " is not positive");
+  if (c.is_known() && w1.is_known() && c.value() != w1.value() * group)
+    ctx.fail("X has " + std::to_string(c.value()) + " channels but W expects " +
+             std::to_string(w1.value()) + " per group x " + std::to_string(group) + " groups");
+  if (m.is_known() && m.value() % group != 0)
+    ctx.fail("W has " + std::to_string(m.value()) + " output channels, not a multiple of group " +
+             std::to_string(group));
+}
+
+void infer_conv(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1, 2});
+  const auto x = nn::shape_with_min_rank(ctx, 0, 3);
+  const auto w = ctx.input_type(1).shape;
+  if (!x) {
+    set_output_tensor(ctx, 0, elem,
+                      w ? std::optional<Dims>(Dims(w->size())) : std::optional<Dims>());
+    return;
+  }
+  if (w && w->size() != x->size())
+    ctx.fail("W has rank " + std::to_string(w->size()) + " but X has rank " +
+             std::to_string(x->size()) + " (expected equal)");
+  const std::size_t spatial = x->size() - 2;
+  const Dim m = w ? (*w)[0] : Dim();
+  check_conv_channels(ctx, (*x)[1], w ? (*w)[1] : Dim(), m, ctx.attrs().get_int("group", 1));
+  if (ctx.has_input(2)) {
+    const Type& b = ctx.input_type(2);
+    if (b.has_shape() && b.rank() != 1) ctx.fail("B must be 1-D");
+    if (b.has_shape()) unify_dim((*b.shape)[0], m, "B's length and W's output channels");
+  }
+  Dims y{(*x)[0], m};
+  const auto kernel = kernel_from_weights(w);
+  const auto attr_kernel = ctx.attrs().opt_ints("kernel_shape");
+  if (kernel && attr_kernel && !attr_kernel->empty() && *kernel != *attr_kernel)
+    ctx.fail("kernel_shape does not match W's spatial dims");
+  if (kernel || (attr_kernel && !attr_kernel->empty())) {
+    const Dims in(x->begin() + 2, x->end());
+    for (const Dim& d : window_output_dims(in, window_params(ctx.attrs(), spatial, kernel)))
+      y.push_back(d);
+  } else {
+    y.resize(x->size());
+  }
+  set_output_tensor(ctx, 0, elem, y);
+}
+
+// ---- im2col ----------------------------------------------------------------------------------
+
+// Copies one run along the last spatial axis: dst[j] = src[(o + j) * stride + off] where that
+// index lies in [0, len), else 0.
+template <class F>
+void copy_run(const F* src, int64_t len, int64_t o, int64_t run, int64_t stride, int64_t off,
+              F* dst) {
+  // The outputs j whose input index falls inside [0, len).
+  const int64_t first = std::max<int64_t>(0, (-off - o * stride + stride - 1) / stride);
+  int64_t last = (len - 1 - off - o * stride);
+  last = last < 0 ? 0 : last / stride + 1;
+  const int64_t lo = std::min(first, run), hi = std::clamp<int64_t>(last, lo, run);
+  std::fill(dst, dst + lo, F(0));
+  const F* s = src + o * stride + off;
+  if (stride == 1)
+    std::memcpy(dst + lo, s + lo, static_cast<std::size_t>(hi - lo) * sizeof(F));
+  else
+    for (int64_t j = lo; j < hi; ++j) dst[j] = s[j * stride];
+  std::fill(dst + hi, dst + run, F(0));
+}
+
+// Rows of col for input channels [c0, c1) of one group and output positions [p0, p1): row
+// (c*K + k) holds, for each position, the input under kernel offset k (0 in the padding).
+// xg points at the group's first channel; col rows are `ld` apart.
+template <class F>
+void im2col(const Window& w, const F* xg, int64_t c0, int64_t c1, int64_t p0, int64_t p1, F* col,
+            int64_t ld) {
+  const std::size_t r = w.rank(), last = r - 1;
+  const int64_t kernel = w.kernel_size(), in_size = w.in_size();
+  std::vector<int64_t> k(r), off(r), o(r);
+  for (int64_t c = c0; c < c1; ++c) {
+    const F* src = xg + c * in_size;
+    for (int64_t kk = 0; kk < kernel; ++kk) {
+      for (std::size_t a = r, rest = static_cast<std::size_t>(kk); a-- > 0;) {
+        k[a] = static_cast<int64_t>(rest) % w.kernel[a];
+        rest /= static_cast<std::size_t>(w.kernel[a]);
+        off[a] = k[a] * w.dilation[a] - w.pad_begin[a];
+      }
+      for (std::size_t a = r, rest = static_cast<std::size_t>(p0); a-- > 0;) {
+        o[a] = static_cast<int64_t>(rest) % w.out[a];
+        rest /= static_cast<std::size_t>(w.out[a]);
+      }
+      F* dst = col + (c * kernel + kk) * ld;
+      for (int64_t p = p0; p < p1;) {
+        const int64_t run = std::min(w.out[last] - o[last], p1 - p);
+        int64_t base = 0;
+        bool inside = true;
+        for (std::size_t a = 0; a < last; ++a) {
+          const int64_t i = o[a] * w.stride[a] + off[a];
+          inside = inside && i >= 0 && i < w.in[a];
+          base = base * w.in[a] + i;
+        }
+        if (inside)
+          copy_run(src + base * w.in[last], w.in[last], o[last], run, w.stride[last], off[last],
+                   dst);
+        else
+          std::fill(dst, dst + run, F(0));
+        dst += run;
+        p += run;
+        o[last] += run;
+        for (std::size_t a = last; a > 0 && o[a] == w.out[a]; --a) {
+          o[a] = 0;
+          ++o[a - 1];
+        }
+      }
+    }
+  }
+}
+
+// ---- the three paths -------------------------------------------------------------------------
+
+// Sets rows [0, rows) x columns [p0, p1) of y (row stride ld) to the bias, or leaves them
+// for a GEMM with beta 0. Returns the beta to use.
+template <class F>
+F prefill_bias(const F* b, int64_t rows, int64_t p0, int64_t p1, F* y, int64_t ld) {
+  if (!b) return F(0);
+  for (int64_t m = 0; m < rows; ++m) std::fill(y + m * ld + p0, y + m * ld + p1, b[m]);
+  return F(1);
+}
+
+// One input channel per group: each output plane is a weighted sum of shifted input planes.
+// Spatial rank 1 or 2 (1-D is 2-D with height 1).
+template <class F>
+void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
+                    const F* b, F* y) {
+  const Window& win = g.window;
+  const bool two = win.rank() == 2;
+  const int64_t ih = two ? win.in[0] : 1, iw = win.in[two ? 1 : 0];
+  const int64_t oh = two ? win.out[0] : 1, ow = win.out[two ? 1 : 0];
+  const int64_t kh = two ? win.kernel[0] : 1, kw = win.kernel[two ? 1 : 0];
+  const int64_t sh = two ? win.stride[0] : 1, sw = win.stride[two ? 1 : 0];
+  const int64_t dh = two ? win.dilation[0] : 1, dw = win.dilation[two ? 1 : 0];
+  const int64_t ph = two ? win.pad_begin[0] : 0, pw = win.pad_begin[two ? 1 : 0];
+  const int64_t mg = g.out_channels / g.group;
+  const int64_t planes = g.batch * g.out_channels;
+  ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
+    for (int64_t plane = lo; plane < hi; ++plane) {
+      const int64_t n = plane / g.out_channels, m = plane % g.out_channels;
+      const F* src = x + (n * g.in_channels + m / mg) * ih * iw;
+      F* dst = y + plane * oh * ow;
+      std::fill(dst, dst + oh * ow, b ? b[m] : F(0));
+      for (int64_t a = 0; a < kh; ++a)
+        for (int64_t c = 0; c < kw; ++c) {
+          const F wv = w[(m * kh + a) * kw + c];
+          const int64_t off = c * dw - pw;
+          const int64_t first = std::clamp<int64_t>((-off + sw - 1) / sw, 0, ow);
+          const int64_t last =
+              std::clamp<int64_t>(iw - 1 - off < 0 ? 0 : (iw - 1 - off) / sw + 1, first, ow);
+          for (int64_t r = 0; r < oh; ++r) {
+            const int64_t i = r * sh + a * dh - ph;
+            if (i < 0 || i >= ih) continue;
+            const F* s = src + i * iw + off;
+            F* d = dst + r * ow;
+            if (sw == 1)
+              for (int64_t j = first; j < last; ++j) d[j] += wv * s[j];
+            else
+              for (int64_t j = first; j < last; ++j) d[j] += wv * s[j * sw];
+          }
+        }
+    }
+  });
+}
+
+// 1x1, no padding, stride 1: Y_g = W_g x X_g directly.
+template <class F>
+void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
+                    const F* b, F* y) {
+  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
+  const int64_t hw = g.window.out_size();
+  auto one = [&](int64_t item, bool parallel_gemm) {
+    const int64_t n = item / g.group, grp = item % g.group;
+    F* yg = y + (n * g.out_channels + grp * mg) * hw;
+    const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, 0, hw, yg, hw);
+    const F* wg = w + grp * mg * cg;
+    const F* xg = x + (n * g.in_channels + grp * cg) * hw;
+    if (parallel_gemm)
+      nn::gemm<F>(ctx, false, false, mg, hw, cg, F(1), wg, cg, xg, hw, beta, yg, hw);
+    else
+      nn::gemm<F>(false, false, mg, hw, cg, F(1), wg, cg, xg, hw, beta, yg, hw);
+  };
+  const int64_t items = g.batch * g.group;
+  if (items >= 2 * ctx.threads()) {
+    ctx.parallel_for(items, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) one(i, false);
+    });
+  } else {
+    for (int64_t i = 0; i < items; ++i) one(i, true);
+  }
+}
+
+// Bytes of col one tile may use: about what one core's L2 holds.
+constexpr int64_t kColTileBytes = int64_t{1} << 20;
+// Narrower tiles make the GEMM inefficient; then one wide product split by rows does better.
+constexpr int64_t kMinTile = 64;
+
+template <class F>
+void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
+                 const F* b, F* y) {
+  const Window& win = g.window;
+  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
+  const int64_t kdim = cg * win.kernel_size(), ohw = win.out_size(), ihw = win.in_size();
+  const int64_t threads = ctx.threads();
+  int64_t tile = std::min(
+      ohw, std::max<int64_t>(kMinTile, kColTileBytes / sizeof(F) / std::max<int64_t>(kdim, 1)));
+  int64_t tiles = (ohw + tile - 1) / tile;
+  const int64_t items = g.batch * g.group;
+  // Round the task count up to a multiple of the threads so none waits at the end.
+  if (items * tiles >= threads && items * tiles % threads != 0) {
+    const int64_t want = (items * tiles + threads - 1) / threads * threads;
+    tiles = (want + items - 1) / items;
+    tile = (ohw + tiles - 1) / tiles;
+    tiles = (ohw + tile - 1) / tile;
+  }
+  auto run_tile = [&](int64_t item, int64_t p0, int64_t p1, F* col, bool parallel) {
+    const int64_t n = item / g.group, grp = item % g.group, len = p1 - p0;
+    const F* xg = x + (n * g.in_channels + grp * cg) * ihw;
+    F* yg = y + (n * g.out_channels + grp * mg) * ohw;
+    if (parallel)
+      ctx.parallel_for(cg, 1,
+                       [&](int64_t c0, int64_t c1) { im2col(win, xg, c0, c1, p0, p1, col, len); });
+    else
+      im2col(win, xg, 0, cg, p0, p1, col, len);
+    const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, p0, p1, yg, ohw);
+    const F* wg = w + grp * mg * kdim;
+    if (parallel)
+      nn::gemm<F>(ctx, false, false, mg, len, kdim, F(1), wg, kdim, col, len, beta, yg + p0, ohw);
+    else
+      nn::gemm<F>(false, false, mg, len, kdim, F(1), wg, kdim, col, len, beta, yg + p0, ohw);
+  };
+  if (items * tiles >= threads && tile >= kMinTile / 2) {
+    ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
+      thread_local std::vector<F> col;
+      col.resize(static_cast<std::size_t>(kdim * tile));
+      for (int64_t t = lo; t < hi; ++t) {
+        const int64_t p0 = (t % tiles) * tile;
+        run_tile(t / tiles, p0, std::min(ohw, p0 + tile), col.data(), false);
+      }
+    });
+    return;
+  }
+  std::vector<F> col(static_cast<std::size_t>(kdim * ohw));
+  for (int64_t item = 0; item < items; ++item) run_tile(item, 0, ohw, col.data(), threads > 1);
+}
+
+template <class F>
+void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
+                  const F* b, F* y) {
+  if (g.in_channels / g.group == 1 && g.group > 1 && g.window.rank() <= 2)
+    conv_depthwise(ctx, g, x, w, b, y);
+  else if (g.window.is_pointwise())
+    conv_pointwise(ctx, g, x, w, b, y);
+  else
+    conv_im2col(ctx, g, x, w, b, y);
+}
+
+// ---- kernel ----------------------------------------------------------------------------------
+
+struct ConvCache {
+  nn::ConvertedTensor w, b;
+};
+
+ConvGeometry conv_geometry(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
+  nn::require_spatial_input(ctx, x);
+  if (w.rank() != x.rank())
+    ctx.fail("W has shape " + shape_to_string(w.shape()) + " but X has shape " +
+             shape_to_string(x.shape()) + " (expected equal ranks)");
+  ConvGeometry g;
+  g.batch = x.shape()[0];
+  g.in_channels = x.shape()[1];
+  g.out_channels = w.shape()[0];
+  g.group = ctx.attrs().get_int("group", 1);
+  if (g.group <= 0) ctx.fail("group " + std::to_string(g.group) + " is not positive");
+  if (g.in_channels != w.shape()[1] * g.group)
+    ctx.fail("X has " + std::to_string(g.in_channels) + " channels but W " +
+             shape_to_string(w.shape()) + " with group " + std::to_string(g.group) + " expects " +
+             std::to_string(w.shape()[1] * g.group));
+  if (g.out_channels % g.group != 0)
+    ctx.fail("W's " + std::to_string(g.out_channels) + " output channels are not a multiple of " +
+             "group " + std::to_string(g.group));
+  const std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
+  if (auto ks = ctx.attrs().opt_ints("kernel_shape"); ks && !ks->empty() && *ks != kernel)
+    ctx.fail("kernel_shape does not match W's spatial dims " + shape_to_string(kernel));
+  g.window = nn::make_window(ctx, std::span(x.shape()).subspan(2), kernel);
+  return g;
+}
+
+Shape conv_output_shape(const ConvGeometry& g) {
+  Shape y{g.batch, g.out_channels};
+  y.insert(y.end(), g.window.out.begin(), g.window.out.end());
+  return y;
+}
+
+void conv_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& w = ctx.input(1);
+  const ConvGeometry g = conv_geometry(ctx, x, w);
+  const Tensor* b = ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  if (b && (b->rank() != 1 || b->numel() != g.out_channels))
+    ctx.fail("B has shape " + shape_to_string(b->shape()) + ", expected [" +
+             std::to_string(g.out_channels) + "]");
+  if (x.dtype() != w.dtype() || (b && b->dtype() != x.dtype()))
+    ctx.fail("X, W and B must have the same element type");
+  Tensor& y = ctx.output(0, x.dtype(), conv_output_shape(g));
+  if (y.numel() == 0) return;
+  if (x.dtype() == DataType::float64) {
+    conv_forward<double>(ctx, g, x.data<double>(), w.data<double>(),
+                         b ? b->data<double>() : nullptr, y.mutable_data<double>());
+    return;
+  }
+  // float32 as is; float16 and bfloat16 through float32, their weights converted once.
+  auto& cache = ctx.cache<ConvCache>();
+  const Tensor x32 = nn::to_float32(x);
+  const Tensor& w32 = nn::cached_float32(cache.w, w);
+  const float* b32 = b ? nn::cached_float32(cache.b, *b).data<float>() : nullptr;
+  if (y.dtype() == DataType::float32) {
+    conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), b32, y.mutable_data<float>());
+    return;
+  }
+  Tensor y32(DataType::float32, y.shape());
+  conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), b32, y32.mutable_data<float>());
+  nn::store_float32(y32.data<float>(), y);
+}
+
+}  // namespace
+
+// ---- reference -------------------------------------------------------------------------------
+
+namespace nn {
+
+// Input offset of output position p under kernel offset kk, or -1 in the padding.
+int64_t window_input_index(const Window& w, int64_t p, int64_t kk) {
+  int64_t index = 0, stride = 1;
+  for (std::size_t a = w.rank(); a-- > 0;) {
+    const int64_t o = p % w.out[a], k = kk % w.kernel[a];
+    p /= w.out[a];
+    kk /= w.kernel[a];
+    const int64_t i = o * w.stride[a] - w.pad_begin[a] + k * w.dilation[a];
+    if (i < 0 || i >= w.in[a]) return -1;
+    index += i * stride;
+    stride *= w.in[a];
+  }
+  return index;
+}
+
+template <class F>
+void conv_reference(const ConvGeometry& g, const F* x, const F* w, const F* b, F* y) {
+  const Window& win = g.window;
+  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
+  const int64_t kernel = win.kernel_size(), ohw = win.out_size(), ihw = win.in_size();
+  for (int64_t n = 0; n < g.batch; ++n)
+    for (int64_t m = 0; m < g.out_channels; ++m)
+      for (int64_t p = 0; p < ohw; ++p) {
+        double acc = b ? static_cast<double>(b[m]) : 0.0;
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t kk = 0; kk < kernel; ++kk) {
+            const int64_t i = window_input_index(win, p, kk);
+            if (i < 0) continue;
+            acc += static_cast<double>(w[(m * cg + c) * kernel + kk]) *
+                   static_cast<double>(x[(n * g.in_channels + (m / mg) * cg + c) * ihw + i]);
+          }
+        y[(n * g.out_channels + m) * ohw + p] = static_cast<F>(acc);
+      }
+}
+
+template void conv_reference<float>(const ConvGeometry&, const float*, const float*, const float*,
+                                    float*);
+template void conv_reference<double>(const ConvGeometry&, const double*, const double*,
+                                     const double*, double*);
+
+}  // namespace nn
 
 void define_Conv(OpDef& op) {
   // clang-format off
@@ -45,6 +453,7 @@ void define_Conv(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_conv).kernel(conv_kernel);
 }
 
 }  // namespace onnxtool::ops

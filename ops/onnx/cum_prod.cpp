@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CumProd: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
 
@@ -18,6 +19,7 @@ void define_CumProd(OpDef& op) {
       .constraint("T2", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_cumulative).kernel(cumulative_kernel('*'));
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,79 @@
 // SPDX-License-Identifier: Apache-2.0
-// DequantizeLinear: the ai.onnx operator.
-#include "ops/op.h"
+// DequantizeLinear: the ai.onnx operator. y = (x - x_zero_point) * x_scale, per tensor, per axis
+// (13+) or blocked (21+); y has the scale's type (float before 19) unless output_dtype (23+)
+// says otherwise.
+#include "ops/onnx/quant_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+int32_t dequantized_type(const AttrView& attrs, int32_t scale_type, const OpVersion& schema) {
+  if (schema.since < 19) return static_cast<int32_t>(DataType::float32);
+  const int64_t attr = schema.since >= 23 ? attrs.get_int("output_dtype", 0) : 0;
+  if (attr != 0) return static_cast<int32_t>(attr);
+  // A float8e8m0 scale (24+) is not an output type: y is then float.
+  if (scale_type == static_cast<int32_t>(DataType::float8e8m0))
+    return static_cast<int32_t>(DataType::float32);
+  return scale_type;
+}
+
+void check_output_type(int32_t t) {
+  if (t != 0 && t != static_cast<int32_t>(DataType::float32) &&
+      t != static_cast<int32_t>(DataType::float16) && t != static_cast<int32_t>(DataType::bfloat16))
+    infer_fail("output_dtype must be float, float16 or bfloat16, got " + type_name_or_number(t));
+}
+
+void infer_dequantize_linear(InferContext& ctx) {
+  const int32_t x_type = ctx.input_elem_type(0);
+  if (ctx.num_inputs() > 2 && ctx.has_input(2)) {
+    const int32_t z = ctx.input_elem_type(2);
+    if (x_type != 0 && z != 0 && z != x_type)
+      infer_fail("the zero point's type " + type_name_or_number(z) + " differs from x's " +
+                 type_name_or_number(x_type));
+    if (x_type == static_cast<int32_t>(DataType::int32))
+      infer_fail("an int32 input has no zero point");
+  }
+  const int32_t out = dequantized_type(ctx.attrs(), ctx.input_elem_type(1), ctx.schema());
+  check_output_type(out);
+  quant::infer_scale_shape(ctx, 1, 2);
+  propagate_shape(ctx, 0, 0, out);
+}
+
+void dequantize_linear_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& scale = ctx.input(1);
+  const bool has_zero = ctx.num_inputs() > 2 && ctx.has_input(2);
+  const Tensor* zero = has_zero ? &ctx.input(2) : nullptr;
+  if (zero && zero->dtype() != x.dtype())
+    ctx.fail("the zero point's type " + std::string(type_name(zero->dtype())) +
+             " differs from x's " + std::string(type_name(x.dtype())));
+  if (zero && zero->shape() != scale.shape())
+    ctx.fail("the zero point " + shape_to_string(zero->shape()) + " and scale " +
+             shape_to_string(scale.shape()) + " must have the same shape");
+  const int32_t out_code =
+      dequantized_type(ctx.attrs(), static_cast<int32_t>(scale.dtype()), ctx.schema());
+  try {
+    check_output_type(out_code);
+  } catch (const InferFailure& f) {
+    ctx.fail(f.message);
+  }
+  const int64_t block = ctx.schema().since >= 21 ? ctx.attrs().get_int("block_size", 0) : 0;
+  const quant::ScaleIndex index(ctx, x.shape(), scale.shape(), ctx.attrs().get_int("axis", 1),
+                                block);
+  const std::vector<float> xs = misc::values_as<float>(ctx, x, "x");
+  const std::vector<float> ss = misc::values_as<float>(ctx, scale, "x_scale");
+  const std::vector<float> zs = zero ? misc::values_as<float>(ctx, *zero, "x_zero_point")
+                                     : std::vector<float>(ss.size(), 0.f);
+  std::vector<float> y(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const auto s = static_cast<std::size_t>(index(static_cast<int64_t>(i)));
+    y[i] = (xs[i] - zs[s]) * ss[s];
+  }
+  misc::write_output<float>(ctx, 0, static_cast<DataType>(out_code), x.shape(), y);
+}
+
+}  // namespace
 
 void define_DequantizeLinear(OpDef& op) {
   // clang-format off
@@ -87,6 +158,7 @@ void define_DequantizeLinear(OpDef& op) {
       .constraint("T3", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_dequantize_linear).kernel(dequantize_linear_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
-// DynamicQuantizeLinear: the ai.onnx operator.
-#include "ops/op.h"
+// DynamicQuantizeLinear: the ai.onnx operator. Quantizes float x to uint8 with a scale and zero
+// point computed from x's range (extended to include 0): scale = (max - min) / 255,
+// zero_point = saturate(round(-min / scale)), y = saturate(round(x / scale) + zero_point), all
+// roundings half to even.
+#include <algorithm>
+#include <cmath>
+
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_dynamic_quantize_linear(InferContext& ctx) {
+  const auto u8 = static_cast<int32_t>(DataType::uint8);
+  propagate_shape(ctx, 0, 0, u8);
+  set_output_tensor(ctx, 1, static_cast<int32_t>(DataType::float32), Dims{});
+  set_output_tensor(ctx, 2, u8, Dims{});
+}
+
+void dynamic_quantize_linear_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.dtype() != DataType::float32) ctx.fail("x must be float");
+  const std::span<const float> xs = x.span<float>();
+  float lo = 0, hi = 0;
+  for (float v : xs) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  const float scale = (hi - lo) / 255.0f;
+  // All zeros: any scale works; 0 keeps the outputs finite (0 / 0 would be NaN).
+  const float zero =
+      scale == 0 ? 0.0f : std::clamp(std::nearbyint((0.0f - lo) / scale), 0.0f, 255.0f);
+  Tensor& y = ctx.output(0, DataType::uint8, x.shape());
+  uint8_t* out = y.mutable_data<uint8_t>();
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    out[i] =
+        scale == 0
+            ? static_cast<uint8_t>(zero)
+            : static_cast<uint8_t>(std::clamp(std::nearbyint(xs[i] / scale) + zero, 0.0f, 255.0f));
+  ctx.set_output(1, Tensor::scalar<float>(scale));
+  ctx.set_output(2, Tensor::scalar<uint8_t>(static_cast<uint8_t>(zero)));
+}
+
+}  // namespace
 
 void define_DynamicQuantizeLinear(OpDef& op) {
   // clang-format off
@@ -17,6 +58,7 @@ void define_DynamicQuantizeLinear(OpDef& op) {
       .constraint("T2", {"tensor(uint8)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_dynamic_quantize_linear).kernel(dynamic_quantize_linear_kernel);
 }
 
 }  // namespace onnxtool::ops

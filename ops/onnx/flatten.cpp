@@ -1,8 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
 // Flatten: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// axis in [0, rank] (Flatten-1 and 9), or [-rank, rank] from Flatten-11.
+template <class Fail>
+int64_t flatten_axis(int64_t axis, int64_t rank, int version, Fail&& fail) {
+  const int64_t lo = version >= 11 ? -rank : 0;
+  if (axis < lo || axis > rank)
+    fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
+         " (expected " + std::to_string(lo) + " to " + std::to_string(rank) + ")");
+  return axis < 0 ? axis + rank : axis;
+}
+
+// [product of the dims before axis, product of the rest], symbolic where the dims are.
+void infer_flatten(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  if (!in) {
+    set_output_tensor(ctx, 0, elem, Dims(2));
+    return;
+  }
+  const auto axis = static_cast<std::ptrdiff_t>(
+      flatten_axis(ctx.attrs().get_int("axis", 1), static_cast<int64_t>(in->size()), since(ctx),
+                   [](const std::string& m) { infer_fail(m); }));
+  set_output_tensor(ctx, 0, elem,
+                    Dims{product(Dims(in->begin(), in->begin() + axis)),
+                         product(Dims(in->begin() + axis, in->end()))});
+}
+
+// A view with two dims.
+void flatten_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const auto axis =
+      static_cast<std::size_t>(flatten_axis(ctx.attrs().get_int("axis", 1), x.rank(), since(ctx),
+                                            [&](const std::string& m) { ctx.fail(m); }));
+  ctx.set_output(
+      0, Value(x.reshaped({shape_product(x.shape(), 0, axis), shape_product(x.shape(), axis)})));
+}
+
+}  // namespace
 
 void define_Flatten(OpDef& op) {
   // clang-format off
@@ -83,6 +124,7 @@ void define_Flatten(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_flatten).kernel(flatten_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,51 @@
 // SPDX-License-Identifier: Apache-2.0
 // GatherElements: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// The output has the indices' shape; data and indices have the same rank.
+void infer_gather_elements(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* data = input_shape(ctx, 0);
+  const Dims* indices = input_shape(ctx, 1);
+  if (data && indices && data->size() != indices->size())
+    infer_fail("data has rank " + std::to_string(data->size()) + " but indices rank " +
+               std::to_string(indices->size()) + " (expected equal)");
+  if (data) normalize_axis(ctx.attrs().get_int("axis", 0), static_cast<int64_t>(data->size()));
+  set_output_tensor(ctx, 0, elem, indices ? std::optional<Dims>(*indices) : std::nullopt);
+}
+
+// out[i...] = data[i... with i[axis] replaced by indices[i...]]: one walk over the indices.
+void gather_elements_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& ind = ctx.input(1);
+  if (x.rank() != ind.rank() || x.rank() == 0)
+    ctx.fail("data " + shape_to_string(x.shape()) + " and indices " + shape_to_string(ind.shape()) +
+             " must have the same rank, at least 1");
+  const auto axis =
+      static_cast<std::size_t>(kernel_axis(ctx, ctx.attrs().get_int("axis", 0), x.rank()));
+  for (std::size_t k = 0; k < x.shape().size(); ++k)
+    if (k != axis && ind.shape()[k] > x.shape()[k])
+      ctx.fail("indices " + shape_to_string(ind.shape()) + " exceed data " +
+               shape_to_string(x.shape()) + " on axis " + std::to_string(k));
+  const std::vector<int64_t> idx = read_ints(ctx, ind, "indices");
+  Tensor& y = ctx.output(0, x.dtype(), ind.shape());
+  std::vector<int64_t> strides = contiguous_strides(x.shape());
+  const int64_t axis_stride = strides[axis], dim = x.shape()[axis];
+  strides[axis] = 0;
+  const std::string where = "axis " + std::to_string(axis);
+  walk_offsets(ind.shape(), strides, [&](int64_t flat, int64_t off) {
+    const auto f = static_cast<std::size_t>(flat);
+    const int64_t i = checked_index(ctx, idx[f], dim, indexed("indices", f), where);
+    copy_elements(x, off + i * axis_stride, y, flat, 1);
+  });
+}
+
+}  // namespace
 
 void define_GatherElements(OpDef& op) {
   // clang-format off
@@ -30,6 +73,7 @@ void define_GatherElements(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_gather_elements).kernel(gather_elements_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,153 @@
 // SPDX-License-Identifier: Apache-2.0
-// Gemm: the ai.onnx operator.
+// Gemm: the ai.onnx operator. Y = alpha * op(A) * op(B) + beta * C, C broadcast to [M, N]
+// (every version accepts a broadcastable C; Gemm-1 and -6 spelled it out with `broadcast`).
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_gemm(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1, 2});
+  const Type &a = ctx.input_type(0), &b = ctx.input_type(1);
+  if (a.has_shape() && a.rank() != 2)
+    ctx.fail("A must be 2-D, has rank " + std::to_string(a.rank()));
+  if (b.has_shape() && b.rank() != 2)
+    ctx.fail("B must be 2-D, has rank " + std::to_string(b.rank()));
+  if (!a.has_shape() || !b.has_shape()) {
+    set_output_tensor(ctx, 0, elem, Dims(2));
+    return;
+  }
+  const bool ta = ctx.attrs().get_int("transA", 0) != 0, tb = ctx.attrs().get_int("transB", 0) != 0;
+  const Dims &sa = *a.shape, &sb = *b.shape;
+  ctx.unify_dims(sa[ta ? 0 : 1], sb[tb ? 1 : 0], "the inner dimension of A and B");
+  const Dims y{sa[ta ? 1 : 0], sb[tb ? 0 : 1]};
+  if (ctx.has_input(2) && ctx.input_type(2).has_shape()) broadcast_to(y, *ctx.input_type(2).shape);
+  set_output_tensor(ctx, 0, elem, y);
+}
+
+struct GemmShape {
+  bool ta = false, tb = false;
+  int64_t m = 0, n = 0, k = 0;
+  float alpha = 1, beta = 1;
+  const Tensor* c = nullptr;
+};
+
+GemmShape gemm_shape(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
+  if (a.rank() != 2 || b.rank() != 2)
+    ctx.fail("A " + shape_to_string(a.shape()) + " and B " + shape_to_string(b.shape()) +
+             " must be 2-D");
+  GemmShape g;
+  g.ta = ctx.attrs().get_int("transA", 0) != 0;
+  g.tb = ctx.attrs().get_int("transB", 0) != 0;
+  g.alpha = ctx.attrs().get_float("alpha", 1.0f);
+  g.beta = ctx.attrs().get_float("beta", 1.0f);
+  g.m = a.shape()[g.ta ? 1 : 0];
+  g.k = a.shape()[g.ta ? 0 : 1];
+  g.n = b.shape()[g.tb ? 0 : 1];
+  if (b.shape()[g.tb ? 1 : 0] != g.k)
+    ctx.fail("A " + shape_to_string(a.shape()) + " and B " + shape_to_string(b.shape()) +
+             " do not multiply (inner dims differ, transA " + std::to_string(g.ta) + ", transB " +
+             std::to_string(g.tb) + ")");
+  if (ctx.has_input(2)) {
+    g.c = &ctx.input(2);
+    const Shape& cs = g.c->shape();
+    const bool fits = cs.size() <= 2 && (cs.size() < 1 || cs.back() == 1 || cs.back() == g.n) &&
+                      (cs.size() < 2 || cs[0] == 1 || cs[0] == g.m);
+    if (!fits)
+      ctx.fail("C " + shape_to_string(cs) + " does not broadcast to [" + std::to_string(g.m) + "," +
+               std::to_string(g.n) + "]");
+  }
+  return g;
+}
+
+// C broadcast to [m, n]: element (i, j)'s index in C.
+int64_t c_index(const Shape& cs, int64_t i, int64_t j) {
+  const int64_t cn = cs.empty() ? 1 : cs.back();
+  const int64_t cm = cs.size() < 2 ? 1 : cs[0];
+  return (cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j);
+}
+
+template <class F>
+void gemm_float(const KernelContext& ctx, const GemmShape& g, const F* a, const F* b, const F* c,
+                F* y) {
+  F beta = 0;
+  if (c && g.beta != 0.0f) {
+    const Shape& cs = g.c->shape();
+    for (int64_t i = 0; i < g.m; ++i)
+      for (int64_t j = 0; j < g.n; ++j)
+        y[i * g.n + j] = static_cast<F>(g.beta) * c[c_index(cs, i, j)];
+    beta = 1;
+  }
+  nn::matmul<F>(ctx, g.ta, g.tb, g.m, g.n, g.k, static_cast<F>(g.alpha), a, g.ta ? g.m : g.k, b,
+                g.tb ? g.k : g.n, beta, y, g.n);
+}
+
+template <class T>
+void gemm_int(const GemmShape& g, const T* a, const T* b, const T* c, T* y) {
+  nn::int_matmul<T>(g.ta, g.tb, g.m, g.n, g.k, a, g.ta ? g.m : g.k, b, g.tb ? g.k : g.n, y, g.n);
+  const bool exact = g.alpha == 1.0f && (g.beta == 1.0f || !c);
+  for (int64_t i = 0; i < g.m; ++i)
+    for (int64_t j = 0; j < g.n; ++j) {
+      T& v = y[i * g.n + j];
+      const T cv = c ? c[c_index(g.c->shape(), i, j)] : T(0);
+      if (exact)
+        v = static_cast<T>(static_cast<std::make_unsigned_t<T>>(v) +
+                           static_cast<std::make_unsigned_t<T>>(cv));
+      else
+        v = static_cast<T>(static_cast<double>(g.alpha) * static_cast<double>(v) +
+                           static_cast<double>(g.beta) * static_cast<double>(cv));
+    }
+}
+
+struct GemmCache {
+  nn::ConvertedTensor b, c;
+};
+
+void gemm_kernel(KernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  const GemmShape g = gemm_shape(ctx, a, b);
+  if (b.dtype() != a.dtype() || (g.c && g.c->dtype() != a.dtype()))
+    ctx.fail("A, B and C must have the same element type");
+  Tensor& y = ctx.output(0, a.dtype(), {g.m, g.n});
+  if (y.numel() == 0) return;
+  switch (a.dtype()) {
+    case DataType::float64:
+      return gemm_float<double>(ctx, g, a.data<double>(), b.data<double>(),
+                                g.c ? g.c->data<double>() : nullptr, y.mutable_data<double>());
+    case DataType::int32:
+      return gemm_int<int32_t>(g, a.data<int32_t>(), b.data<int32_t>(),
+                               g.c ? g.c->data<int32_t>() : nullptr, y.mutable_data<int32_t>());
+    case DataType::int64:
+      return gemm_int<int64_t>(g, a.data<int64_t>(), b.data<int64_t>(),
+                               g.c ? g.c->data<int64_t>() : nullptr, y.mutable_data<int64_t>());
+    case DataType::uint32:
+      return gemm_int<uint32_t>(g, a.data<uint32_t>(), b.data<uint32_t>(),
+                                g.c ? g.c->data<uint32_t>() : nullptr, y.mutable_data<uint32_t>());
+    case DataType::uint64:
+      return gemm_int<uint64_t>(g, a.data<uint64_t>(), b.data<uint64_t>(),
+                                g.c ? g.c->data<uint64_t>() : nullptr, y.mutable_data<uint64_t>());
+    default:
+      break;
+  }
+  nn::visit_float(ctx, a.dtype(), [](auto) {});  // fails for types no version allows
+  // float32 as is; float16 and bfloat16 through float32, B and C (weights) converted once.
+  auto& cache = ctx.cache<GemmCache>();
+  const Tensor a32 = nn::to_float32(a);
+  const Tensor& b32 = nn::cached_float32(cache.b, b);
+  const float* c32 = g.c ? nn::cached_float32(cache.c, *g.c).data<float>() : nullptr;
+  if (y.dtype() == DataType::float32)
+    return gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32,
+                             y.mutable_data<float>());
+  Tensor y32(DataType::float32, y.shape());
+  gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32, y32.mutable_data<float>());
+  nn::store_float32(y32.data<float>(), y);
+}
+
+}  // namespace
 
 void define_Gemm(OpDef& op) {
   // clang-format off
@@ -74,6 +219,7 @@ void define_Gemm(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_gemm).kernel(gemm_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // GlobalLpPool: the ai.onnx operator.
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/pool_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void global_lp_pool_kernel(KernelContext& ctx) {
+  nn::global_pool_kernel(ctx, nn::PoolKind::lp);
+}
+
+}  // namespace
 
 void define_GlobalLpPool(OpDef& op) {
   // clang-format off
@@ -24,6 +34,7 @@ void define_GlobalLpPool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_global_pool).kernel(global_lp_pool_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // GlobalMaxPool: the ai.onnx operator.
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/pool_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void global_max_pool_kernel(KernelContext& ctx) {
+  nn::global_pool_kernel(ctx, nn::PoolKind::max);
+}
+
+}  // namespace
 
 void define_GlobalMaxPool(OpDef& op) {
   // clang-format off
@@ -17,6 +27,7 @@ void define_GlobalMaxPool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_global_pool).kernel(global_max_pool_kernel);
 }
 
 }  // namespace onnxtool::ops

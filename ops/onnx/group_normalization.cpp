@@ -1,8 +1,57 @@
 // SPDX-License-Identifier: Apache-2.0
-// GroupNormalization: the ai.onnx operator.
+// GroupNormalization: the ai.onnx operator. The channels of each batch item are split into
+// num_groups groups; each group (its channels and spatial dims together) is normalised by its
+// own mean and variance, then scaled and shifted per channel (21; version 18, deprecated, had
+// one scale per group and has no schema here).
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/norm_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_group_norm(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1, 2});
+  const auto x = nn::shape_with_min_rank(ctx, 0, 2);
+  const int64_t groups = ctx.attrs().get_int("num_groups");
+  if (groups <= 0) ctx.fail("num_groups must be positive");
+  if (x && (*x)[1].is_known() && (*x)[1].value() % groups != 0)
+    ctx.fail("X's " + (*x)[1].to_string() + " channels are not a multiple of num_groups " +
+             std::to_string(groups));
+  set_output_tensor(ctx, 0, elem, x);
+}
+
+void group_norm_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.rank() < 2)
+    ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
+  const int64_t channels = x.shape()[1], groups = ctx.attrs().get_int("num_groups");
+  if (groups <= 0 || channels % groups != 0)
+    ctx.fail("num_groups " + std::to_string(groups) + " does not divide the " +
+             std::to_string(channels) + " channels");
+  const int64_t spatial = nn::product(x.shape(), 2, x.shape().size());
+  nn::RowNorm spec;
+  spec.rows = x.shape()[0] * groups;
+  spec.cols = channels / groups * spatial;
+  spec.epsilon = ctx.attrs().get_float("epsilon", 1e-5f);
+  spec.row_period = groups;
+  spec.per_period = channels / groups;
+  spec.segment = spatial > 0 ? spatial : 1;
+  for (std::size_t i = 1; i < 3; ++i)
+    if (ctx.input(i).numel() != channels)
+      ctx.fail(std::string(i == 1 ? "scale" : "bias") + " has shape " +
+               shape_to_string(ctx.input(i).shape()) + ", expected [" + std::to_string(channels) +
+               "]");
+  const auto scale = nn::broadcast_values(ctx, ctx.input(1), {channels}, "scale");
+  const auto bias = nn::broadcast_values(ctx, ctx.input(2), {channels}, "bias");
+  Tensor& y = ctx.output(0, x.dtype(), x.shape());
+  if (x.numel() == 0) return;
+  nn::normalize_rows(ctx, x, y, spec, scale, bias);
+}
+
+}  // namespace
 
 void define_GroupNormalization(OpDef& op) {
   // clang-format off
@@ -20,6 +69,7 @@ void define_GroupNormalization(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_group_norm).kernel(group_norm_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// GRU: the ai.onnx operator.
-#include "ops/op.h"
+// GRU: the ai.onnx operator. One recurrent layer, forward, reverse or bidirectional, with
+// variable sequence lengths; the shared time loop and the cell equations are in rnn_common.cpp.
+#include "ops/onnx/rnn_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_gru(InferContext& ctx) {
+  rnn::infer(ctx, rnn::Cell::gru);
+}
+
+void gru_kernel(KernelContext& ctx) {
+  rnn::kernel(ctx, rnn::Cell::gru);
+}
+
+}  // namespace
 
 void define_GRU(OpDef& op) {
   // clang-format off
@@ -102,6 +115,7 @@ void define_GRU(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_gru).kernel(gru_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// HammingWindow: the ai.onnx operator.
-#include "ops/op.h"
+// HammingWindow: the ai.onnx operator. a Hamming window, 25/46 - 21/46 cos(2 pi n / N), with N =
+// size (periodic) or size - 1 (symmetric), in the output_datatype element type.
+#include "ops/onnx/signal_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void hamming_window_kernel(KernelContext& ctx) {
+  signal::window_kernel(ctx, {25.0 / 46.0, 21.0 / 46.0});
+}
+
+}  // namespace
 
 void define_HammingWindow(OpDef& op) {
   // clang-format off
@@ -19,6 +28,7 @@ void define_HammingWindow(OpDef& op) {
                          "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(signal::infer_window).kernel(hamming_window_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// HannWindow: the ai.onnx operator.
-#include "ops/op.h"
+// HannWindow: the ai.onnx operator. a Hann window, 0.5 - 0.5 cos(2 pi n / N), with N = size
+// (periodic) or size - 1 (symmetric), in the output_datatype element type.
+#include "ops/onnx/signal_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void hann_window_kernel(KernelContext& ctx) {
+  signal::window_kernel(ctx, {0.5, 0.5});
+}
+
+}  // namespace
 
 void define_HannWindow(OpDef& op) {
   // clang-format off
@@ -19,6 +28,7 @@ void define_HannWindow(OpDef& op) {
                          "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(signal::infer_window).kernel(hann_window_kernel);
 }
 
 }  // namespace onnxtool::ops

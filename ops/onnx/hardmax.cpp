@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Hardmax: the ai.onnx operator.
+// Hardmax: the ai.onnx operator (see softmax_common.h for the axis rule of each version).
+#include "ops/onnx/softmax_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void hardmax_kernel(KernelContext& ctx) {
+  nn::softmax_kernel(ctx, nn::SoftmaxKind::hardmax);
+}
+
+}  // namespace
 
 void define_Hardmax(OpDef& op) {
   // clang-format off
@@ -24,6 +33,7 @@ void define_Hardmax(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_softmax).kernel(hardmax_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 // Identity: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// Identity: the input's whole type (tensor, sequence or optional) and its values.
+void infer_identity(InferContext& ctx) {
+  ctx.set_output_type(0, ctx.input_type(0));
+  propagate_values(ctx, 0, 0);
+  if (const Tensor* c = ctx.input_constant(0)) ctx.set_output_constant(0, *c);
+}
+
+// The output is the input value itself (shallow: tensors share storage).
+void identity_kernel(KernelContext& ctx) {
+  if (!ctx.has_input(0)) ctx.fail("input 0 is required but missing");
+  ctx.set_output(0, ctx.input_value(0));
+}
+
+}  // namespace
 
 void define_Identity(OpDef& op) {
   // clang-format off
@@ -211,6 +229,7 @@ void define_Identity(OpDef& op) {
                         "optional(tensor(complex64))", "optional(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_identity).kernel(identity_kernel);
 }
 
 }  // namespace onnxtool::ops

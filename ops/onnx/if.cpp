@@ -1,8 +1,58 @@
 // SPDX-License-Identifier: Apache-2.0
 // If: the ai.onnx operator.
+#include <string>
+#include <vector>
+
+#include "core/exec/tensor_util.h"
+#include "core/infer/helpers.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// Runs the branch the condition picks; its outputs become the node's. Outer-scope values are
+// visible inside the branch (the executor plans it with this graph as outer scope).
+void if_kernel(KernelContext& ctx) {
+  const bool cond = onnxtool::scalar_bool(ctx.input(0), "cond");
+  const char* branch = cond ? "then_branch" : "else_branch";
+  const onnx::GraphProto* graph = ctx.attrs().graph(branch);
+  if (!graph) ctx.fail(std::string("attribute ") + branch + " is missing");
+  std::vector<Value> outs = ctx.run_graph(*graph, {});
+  if (outs.size() != ctx.num_outputs())
+    ctx.fail(std::string(branch) + " gives " + std::to_string(outs.size()) +
+             " outputs, the node has " + std::to_string(ctx.num_outputs()));
+  for (std::size_t i = 0; i < outs.size(); ++i) ctx.set_output(i, std::move(outs[i]));
+}
+
+}  // namespace
+
+namespace {
+
+// If: both branches are inferred (they see the outer scope); each output is what the two
+// branches agree on — or the taken branch's type when the condition is a known constant.
+void infer_if(InferContext& ctx) {
+  const onnx::GraphProto* then_branch = ctx.attrs().graph("then_branch");
+  const onnx::GraphProto* else_branch = ctx.attrs().graph("else_branch");
+  if (!then_branch || !else_branch) ctx.fail("then_branch and else_branch are both required");
+  const std::vector<Type> t = ctx.infer_graph(*then_branch, {});
+  const std::vector<Type> e = ctx.infer_graph(*else_branch, {});
+  if (t.size() != e.size())
+    ctx.fail("then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " +
+             std::to_string(e.size()) + " (expected equal)");
+  if (t.size() < ctx.num_outputs())
+    ctx.fail("the branches have " + std::to_string(t.size()) + " outputs but the node has " +
+             std::to_string(ctx.num_outputs()));
+  const std::optional<int64_t> cond = input_int(ctx, 0);
+  for (std::size_t i = 0; i < ctx.num_outputs(); ++i) {
+    if (t[i].elem && e[i].elem && t[i].elem != e[i].elem && t[i].kind == e[i].kind)
+      ctx.fail("output " + std::to_string(i) + " is " + t[i].to_string() + " in then_branch but " +
+               e[i].to_string() + " in else_branch (expected the same element type)");
+    ctx.set_output_type(i, cond ? (*cond ? t[i] : e[i]) : join_types(t[i], e[i]));
+  }
+}
+
+}  // namespace
 
 void define_If(OpDef& op) {
   // clang-format off
@@ -279,6 +329,8 @@ void define_If(OpDef& op) {
       .constraint("B", {"tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.all().kernel(if_kernel);
+  op.all().infer(infer_if);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,72 @@
 // SPDX-License-Identifier: Apache-2.0
-// LayerNormalization: the ai.onnx operator.
+// LayerNormalization: the ai.onnx operator. X seen as [prod(dims[:axis]), prod(dims[axis:])];
+// each row is normalised by its mean and variance, then scaled and shifted by Scale and B
+// (broadcast to dims[axis:]). Mean and InvStdDev keep X's rank with 1s from axis on, in the
+// stash_type precision (float by default).
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/norm_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+DataType stash_type(const AttrView& attrs) {
+  return attrs.get_int("stash_type", 1) == static_cast<int64_t>(DataType::bfloat16)
+             ? DataType::bfloat16
+             : DataType::float32;
+}
+
+void infer_layer_norm(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1, 2});
+  const Type& x = ctx.input_type(0);
+  set_output_tensor(ctx, 0, elem, x.shape);
+  std::optional<Dims> stats;
+  if (x.has_shape()) {
+    const int64_t axis = ctx.normalize_axis(ctx.attrs().get_int("axis", -1), x.rank());
+    stats = *x.shape;
+    for (auto i = static_cast<std::size_t>(axis); i < stats->size(); ++i)
+      (*stats)[i] = Dim::value(1);
+  }
+  for (std::size_t i = 1; i < 3; ++i)
+    if (i < ctx.num_outputs() && ctx.has_output(i))
+      set_output_tensor(ctx, i, static_cast<int32_t>(stash_type(ctx.attrs())), stats);
+}
+
+void write_row_stats(KernelContext& ctx, std::size_t out, Shape shape,
+                     const std::vector<double>& v) {
+  if (out >= ctx.num_outputs() || !ctx.has_output(out)) return;
+  Tensor& t = ctx.output(out, stash_type(ctx.attrs()), std::move(shape));
+  std::vector<float> f(v.begin(), v.end());
+  nn::store_float32(f.data(), t);
+}
+
+void layer_norm_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const int64_t axis = nn::kernel_axis(ctx, ctx.attrs().get_int("axis", -1), x.rank());
+  const Shape normalized(x.shape().begin() + axis, x.shape().end());
+  nn::RowNorm spec;
+  spec.rows = nn::product(x.shape(), 0, static_cast<std::size_t>(axis));
+  spec.cols = nn::product(normalized, 0, normalized.size());
+  spec.epsilon = ctx.attrs().get_float("epsilon", 1e-5f);
+  const auto scale = nn::broadcast_values(ctx, ctx.input(1), normalized, "Scale");
+  const auto bias = ctx.has_input(2) ? nn::broadcast_values(ctx, ctx.input(2), normalized, "B")
+                                     : std::vector<double>{};
+  Tensor& y = ctx.output(0, x.dtype(), x.shape());
+  std::vector<double> mean, inv;
+  if (x.numel() > 0) nn::normalize_rows(ctx, x, y, spec, scale, bias, &mean, &inv);
+  Shape stats = x.shape();
+  for (auto i = static_cast<std::size_t>(axis); i < stats.size(); ++i) stats[i] = 1;
+  if (mean.size() != static_cast<std::size_t>(nn::product(stats, 0, stats.size()))) {
+    mean.assign(static_cast<std::size_t>(nn::product(stats, 0, stats.size())), 0.0);
+    inv = mean;
+  }
+  write_row_stats(ctx, 1, stats, mean);
+  write_row_stats(ctx, 2, stats, inv);
+}
+
+}  // namespace
 
 void define_LayerNormalization(OpDef& op) {
   // clang-format off
@@ -22,6 +86,7 @@ void define_LayerNormalization(OpDef& op) {
       .constraint("U", {"tensor(float)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_layer_norm).kernel(layer_norm_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// LogSoftmax: the ai.onnx operator.
+// LogSoftmax: the ai.onnx operator (see softmax_common.h for the axis rule of each version).
+#include "ops/onnx/softmax_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void log_softmax_kernel(KernelContext& ctx) {
+  nn::softmax_kernel(ctx, nn::SoftmaxKind::log_softmax);
+}
+
+}  // namespace
 
 void define_LogSoftmax(OpDef& op) {
   // clang-format off
@@ -25,6 +34,7 @@ void define_LogSoftmax(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_softmax).kernel(log_softmax_kernel);
 }
 
 }  // namespace onnxtool::ops

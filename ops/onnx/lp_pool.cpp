@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// LpPool: the ai.onnx operator.
+// LpPool: the ai.onnx operator: (sum over the window of |x|^p)^(1/p); padding counts as 0.
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/pool_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void lp_pool_kernel(KernelContext& ctx) {
+  nn::pool_kernel(ctx, nn::PoolKind::lp);
+}
+
+}  // namespace
 
 void define_LpPool(OpDef& op) {
   // clang-format off
@@ -58,6 +68,7 @@ void define_LpPool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_pool).kernel(lp_pool_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// LSTM: the ai.onnx operator.
-#include "ops/op.h"
+// LSTM: the ai.onnx operator. One recurrent layer, forward, reverse or bidirectional, with
+// variable sequence lengths; the shared time loop and the cell equations are in rnn_common.cpp.
+#include "ops/onnx/rnn_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_lstm(InferContext& ctx) {
+  rnn::infer(ctx, rnn::Cell::lstm);
+}
+
+void lstm_kernel(KernelContext& ctx) {
+  rnn::kernel(ctx, rnn::Cell::lstm);
+}
+
+}  // namespace
 
 void define_LSTM(OpDef& op) {
   // clang-format off
@@ -96,6 +109,7 @@ void define_LSTM(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_lstm).kernel(lstm_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,158 @@
 // SPDX-License-Identifier: Apache-2.0
-// MatMul: the ai.onnx operator.
+// MatMul: the ai.onnx operator, numpy.matmul's semantics: 1-D operands are promoted to matrices
+// (and the added dim removed again), batch dims broadcast.
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_matmul(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1});
+  const auto a = ctx.input_type(0).shape, b = ctx.input_type(1).shape;
+  set_output_tensor(ctx, 0, elem,
+                    a && b ? std::optional<Dims>(matmul_shape(*a, *b)) : std::nullopt);
+}
+
+// Operands promoted to matrices with their batch dims broadcast: batch item i reads A at
+// a_offset[i] and B at b_offset[i].
+struct MatmulPlan {
+  int64_t m = 0, n = 0, k = 0;
+  Shape out;
+  std::vector<int64_t> a_offset, b_offset;
+  bool fold_batch = false;  // B is one matrix shared by A's contiguous batch: one product
+};
+
+Shape batch_dims(const Shape& s) {
+  return Shape(s.begin(), s.end() - 2);
+}
+
+MatmulPlan plan_matmul(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
+  if (a.rank() == 0 || b.rank() == 0) ctx.fail("MatMul operands must have rank >= 1");
+  Shape sa = a.shape(), sb = b.shape();
+  if (sa.size() == 1) sa.insert(sa.begin(), 1);
+  if (sb.size() == 1) sb.push_back(1);
+  MatmulPlan p;
+  p.m = sa[sa.size() - 2];
+  p.k = sa.back();
+  p.n = sb.back();
+  if (sb[sb.size() - 2] != p.k)
+    ctx.fail("A " + shape_to_string(a.shape()) + " and B " + shape_to_string(b.shape()) +
+             " do not multiply (A's last dim must equal B's second-to-last)");
+  Shape ba = batch_dims(sa), bb = batch_dims(sb);
+  const std::size_t rank = std::max(ba.size(), bb.size());
+  ba.insert(ba.begin(), rank - ba.size(), 1);
+  bb.insert(bb.begin(), rank - bb.size(), 1);
+  Shape batch(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (ba[i] != bb[i] && ba[i] != 1 && bb[i] != 1)
+      ctx.fail("the batch dims of A " + shape_to_string(a.shape()) + " and B " +
+               shape_to_string(b.shape()) + " do not broadcast");
+    batch[i] = ba[i] == 1 ? bb[i] : ba[i];
+  }
+  const int64_t items = nn::product(batch, 0, rank);
+  // Strides of each operand's batch dims (0 where it is broadcast).
+  std::vector<int64_t> sa_stride(rank), sb_stride(rank);
+  for (std::size_t i = rank, ea = p.m * p.k, eb = p.k * p.n; i-- > 0;) {
+    sa_stride[i] = ba[i] == 1 ? 0 : static_cast<int64_t>(ea);
+    sb_stride[i] = bb[i] == 1 ? 0 : static_cast<int64_t>(eb);
+    ea *= static_cast<std::size_t>(ba[i]);
+    eb *= static_cast<std::size_t>(bb[i]);
+  }
+  p.fold_batch = nn::product(bb, 0, rank) == 1 && nn::product(ba, 0, rank) == items;
+  for (int64_t it = 0; it < items && !p.fold_batch; ++it) {
+    int64_t oa = 0, ob = 0;
+    for (std::size_t i = rank, rest = static_cast<std::size_t>(it); i-- > 0;) {
+      const auto idx = static_cast<int64_t>(rest % static_cast<std::size_t>(batch[i]));
+      rest /= static_cast<std::size_t>(batch[i]);
+      oa += idx * sa_stride[i];
+      ob += idx * sb_stride[i];
+    }
+    p.a_offset.push_back(oa);
+    p.b_offset.push_back(ob);
+  }
+  p.out = batch;
+  if (a.rank() > 1) p.out.push_back(p.m);
+  if (b.rank() > 1) p.out.push_back(p.n);
+  if (p.fold_batch) {
+    p.m *= items;
+    p.a_offset = {0};
+    p.b_offset = {0};
+  }
+  return p;
+}
+
+template <class F>
+void matmul_float(const KernelContext& ctx, const MatmulPlan& p, const F* a, const F* b, F* y) {
+  const auto items = static_cast<int64_t>(p.a_offset.size());
+  auto one = [&](int64_t i, bool parallel) {
+    F* yi = y + i * p.m * p.n;
+    const F* ai = a + p.a_offset[static_cast<std::size_t>(i)];
+    const F* bi = b + p.b_offset[static_cast<std::size_t>(i)];
+    if (parallel)
+      nn::matmul<F>(ctx, false, false, p.m, p.n, p.k, F(1), ai, p.k, bi, p.n, F(0), yi, p.n);
+    else
+      nn::gemm<F>(false, false, p.m, p.n, p.k, F(1), ai, p.k, bi, p.n, F(0), yi, p.n);
+  };
+  if (items >= 2 * ctx.threads()) {
+    ctx.parallel_for(items, nn::grain_for(p.m * p.n * p.k), [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) one(i, false);
+    });
+    return;
+  }
+  for (int64_t i = 0; i < items; ++i) one(i, true);
+}
+
+template <class T>
+void matmul_int(const KernelContext& ctx, const MatmulPlan& p, const T* a, const T* b, T* y) {
+  const auto items = static_cast<int64_t>(p.a_offset.size());
+  ctx.parallel_for(items, nn::grain_for(p.m * p.n * p.k), [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      nn::int_matmul<T>(false, false, p.m, p.n, p.k, a + p.a_offset[static_cast<std::size_t>(i)],
+                        p.k, b + p.b_offset[static_cast<std::size_t>(i)], p.n, y + i * p.m * p.n,
+                        p.n);
+  });
+}
+
+void matmul_kernel(KernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (a.dtype() != b.dtype()) ctx.fail("A and B must have the same element type");
+  const MatmulPlan p = plan_matmul(ctx, a, b);
+  Tensor& y = ctx.output(0, a.dtype(), p.out);
+  if (y.numel() == 0 || p.k == 0) return;
+  switch (a.dtype()) {
+    case DataType::float32:
+      return matmul_float<float>(ctx, p, a.data<float>(), b.data<float>(), y.mutable_data<float>());
+    case DataType::float64:
+      return matmul_float<double>(ctx, p, a.data<double>(), b.data<double>(),
+                                  y.mutable_data<double>());
+    case DataType::int32:
+      return matmul_int<int32_t>(ctx, p, a.data<int32_t>(), b.data<int32_t>(),
+                                 y.mutable_data<int32_t>());
+    case DataType::int64:
+      return matmul_int<int64_t>(ctx, p, a.data<int64_t>(), b.data<int64_t>(),
+                                 y.mutable_data<int64_t>());
+    case DataType::uint32:
+      return matmul_int<uint32_t>(ctx, p, a.data<uint32_t>(), b.data<uint32_t>(),
+                                  y.mutable_data<uint32_t>());
+    case DataType::uint64:
+      return matmul_int<uint64_t>(ctx, p, a.data<uint64_t>(), b.data<uint64_t>(),
+                                  y.mutable_data<uint64_t>());
+    default:
+      break;
+  }
+  // float16 and bfloat16 through float32.
+  nn::visit_float(ctx, a.dtype(), [](auto) {});
+  const Tensor a32 = nn::to_float32(a), b32 = nn::to_float32(b);
+  Tensor y32(DataType::float32, y.shape());
+  matmul_float<float>(ctx, p, a32.data<float>(), b32.data<float>(), y32.mutable_data<float>());
+  nn::store_float32(y32.data<float>(), y);
+}
+
+}  // namespace
 
 void define_MatMul(OpDef& op) {
   // clang-format off
@@ -26,6 +176,7 @@ void define_MatMul(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_matmul).kernel(matmul_kernel);
 }
 
 }  // namespace onnxtool::ops

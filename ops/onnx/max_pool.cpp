@@ -1,8 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// MaxPool: the ai.onnx operator.
+// MaxPool: the ai.onnx operator. Indices (8+) are flat over N x C x D1 x ... (row-major, or
+// column-major over the spatial dims with storage_order 1); windows never pick padding.
+#include "ops/onnx/nn_common.h"
+#include "ops/onnx/pool_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void max_pool_kernel(KernelContext& ctx) {
+  nn::pool_kernel(ctx, nn::PoolKind::max);
+}
+
+}  // namespace
 
 void define_MaxPool(OpDef& op) {
   // clang-format off
@@ -82,6 +93,7 @@ void define_MaxPool(OpDef& op) {
       .constraint("I", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_pool).kernel(max_pool_kernel);
 }
 
 }  // namespace onnxtool::ops

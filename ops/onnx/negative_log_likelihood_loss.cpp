@@ -1,8 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-// NegativeLogLikelihoodLoss: the ai.onnx operator.
-#include "ops/op.h"
+// NegativeLogLikelihoodLoss: the ai.onnx operator. loss[n, d] = -input[n, target[n, d], d] *
+// weight[target[n, d]], zero where the target is ignore_index; reduced by none, sum, or mean
+// (divided by the sum of the applied weights).
+#include "ops/onnx/loss_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+template <class C>
+void nll_kernel_as(KernelContext& ctx) {
+  const Tensor& input = ctx.input(0);
+  const Tensor& target = ctx.input(1);
+  const Tensor* weight = ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  misc::check_loss_shapes(ctx, input, target, weight);
+  const std::vector<C> x = misc::values_as<C>(ctx, input, "input");
+  const std::vector<int64_t> t = misc::values_as<int64_t>(ctx, target, "target");
+  const std::vector<C> w = weight ? misc::values_as<C>(ctx, *weight, "weight") : std::vector<C>{};
+  const misc::LossOptions options = misc::loss_options(ctx);
+  const std::vector<C> loss = misc::nll_loss<C>(ctx, x, input.shape(), t, w, options);
+  const Shape shape = options.reduction == "none" ? target.shape() : Shape{};
+  misc::write_output<C>(ctx, 0, input.dtype(), shape, loss);
+}
+
+void nll_kernel(KernelContext& ctx) {
+  misc::require_float(ctx, ctx.input(0), "input");
+  misc::visit_compute(ctx.input(0).dtype(), [&](auto c) { nll_kernel_as<decltype(c)>(ctx); });
+}
+
+}  // namespace
 
 void define_NegativeLogLikelihoodLoss(OpDef& op) {
   // clang-format off
@@ -37,6 +63,7 @@ void define_NegativeLogLikelihoodLoss(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(misc::infer_loss).kernel(nll_kernel);
 }
 
 }  // namespace onnxtool::ops

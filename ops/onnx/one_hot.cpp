@@ -1,8 +1,70 @@
 // SPDX-License-Identifier: Apache-2.0
 // OneHot: the ai.onnx operator.
-#include "ops/op.h"
+#include <cmath>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// depth is a one-element tensor of any numeric type.
+std::optional<int64_t> infer_depth(const InferContext& ctx) {
+  if (auto d = input_int(ctx, 1)) return d;
+  const Tensor* t = ctx.input_constant(1);
+  if (t && t->numel() == 1) return static_cast<int64_t>(element_as_double(*t, 0));
+  return std::nullopt;
+}
+
+// The indices' shape with the depth inserted at axis; the element type is values'.
+void infer_one_hot(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(2);
+  const Dims* ind = input_shape(ctx, 0);
+  if (!ind) {
+    set_output_tensor(ctx, 0, elem);
+    return;
+  }
+  const auto r = static_cast<int64_t>(ind->size());
+  const int64_t axis = normalize_axis(ctx.attrs().get_int("axis", -1), r + 1);
+  const auto depth = infer_depth(ctx);
+  if (depth && *depth < 1)
+    infer_fail("depth is " + std::to_string(*depth) + " (expected at least 1)");
+  Dims out = *ind;
+  out.insert(out.begin() + axis, depth ? Dim::value(*depth) : Dim());
+  set_output_tensor(ctx, 0, elem, out);
+}
+
+// Filled with the off value, then one on value per index (indices out of range stay off;
+// negative ones count from the end from OneHot-11).
+void one_hot_kernel(KernelContext& ctx) {
+  const Tensor& ind = ctx.input(0);
+  const Tensor& values = ctx.input(2);
+  const Tensor& depth_t = ctx.input(1);
+  if (depth_t.numel() != 1) ctx.fail("depth must hold exactly one value");
+  const double depth_v = element_as_double(depth_t, 0);
+  if (!(depth_v >= 1) || depth_v > 1e12)
+    ctx.fail("depth is " + std::to_string(depth_v) + " (expected at least 1)");
+  const auto depth = static_cast<int64_t>(depth_v);
+  if (values.numel() != 2) ctx.fail("values must hold exactly two elements [off, on]");
+  const int64_t axis = kernel_axis(ctx, ctx.attrs().get_int("axis", -1), ind.rank() + 1);
+  Shape out = ind.shape();
+  out.insert(out.begin() + axis, depth);
+  Tensor& y = ctx.output(0, values.dtype(), out);
+  fill_elements(y, 0, y.numel(), values);  // element 0 of values is the off value
+  const int64_t inner = shape_product(ind.shape(), static_cast<std::size_t>(axis));
+  const bool negative_ok = since(ctx) >= 11;
+  for (int64_t f = 0; f < ind.numel(); ++f) {
+    const double v = element_as_double(ind, f);
+    if (std::isnan(v)) continue;
+    auto i = static_cast<int64_t>(std::clamp(v, -1e15, 1e15));
+    if (i < 0 && negative_ok) i += depth;
+    if (i < 0 || i >= depth) continue;
+    copy_elements(values, 1, y, (f / inner * depth + i) * inner + f % inner, 1);
+  }
+}
+
+}  // namespace
 
 void define_OneHot(OpDef& op) {
   // clang-format off
@@ -41,6 +103,7 @@ void define_OneHot(OpDef& op) {
                          "tensor(bool)", "tensor(complex64)", "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_one_hot).kernel(one_hot_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
-// Optional: the ai.onnx operator.
-#include "ops/op.h"
+// Optional: the ai.onnx operator. An optional holding the input, or an empty optional of the
+// `type` attribute's type when the input is omitted.
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_optional(InferContext& ctx) {
+  const onnx::TypeProto* declared = ctx.attrs().type_proto("type");
+  if (ctx.num_inputs() > 0 && ctx.has_input(0)) {
+    Type t = ctx.input_type(0);
+    if (declared) t = unify_types(t, type_from_proto(*declared), "the input and attribute type");
+    ctx.set_output_type(0, Type::optional(t));
+    return;
+  }
+  if (!declared) infer_fail("an Optional without input needs the type attribute");
+  ctx.set_output_type(0, Type::optional(type_from_proto(*declared)));
+}
+
+void optional_kernel(KernelContext& ctx) {
+  if (ctx.num_inputs() > 0 && ctx.has_input(0)) {
+    ctx.set_output(0, ctx.input_value(0));
+    return;
+  }
+  if (!ctx.attrs().type_proto("type"))
+    ctx.fail("an Optional without input needs the type attribute");
+  ctx.set_output(0, Value());
+}
+
+}  // namespace
 
 void define_Optional(OpDef& op) {
   // clang-format off
@@ -37,6 +64,7 @@ void define_Optional(OpDef& op) {
                         "optional(tensor(complex64))", "optional(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_optional).kernel(optional_kernel);
 }
 
 }  // namespace onnxtool::ops

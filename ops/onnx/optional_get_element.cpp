@@ -1,8 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
-// OptionalGetElement: the ai.onnx operator.
-#include "ops/op.h"
+// OptionalGetElement: the ai.onnx operator. The value inside an optional (an error when it is
+// empty); from version 18 a plain tensor or sequence passes through unchanged.
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_optional_get_element(InferContext& ctx) {
+  const Type& t = ctx.input_type(0);
+  if (t.kind == Type::Kind::optional) {
+    ctx.set_output_type(0, t.element());
+    return;
+  }
+  if (!t.is_unknown() && ctx.schema().since < 18)
+    infer_fail("input 0 must be an optional before version 18, got " + t.to_string());
+  ctx.set_output_type(0, t);
+}
+
+void optional_get_element_kernel(KernelContext& ctx) {
+  if (!ctx.has_input(0) || ctx.input_value(0).is_none())
+    ctx.fail("the optional input is empty: it has no element to get");
+  ctx.set_output(0, ctx.input_value(0));
+}
+
+}  // namespace
 
 void define_OptionalGetElement(OpDef& op) {
   // clang-format off
@@ -72,6 +94,7 @@ void define_OptionalGetElement(OpDef& op) {
                         "seq(tensor(bool))", "seq(tensor(complex64))", "seq(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_optional_get_element).kernel(optional_get_element_kernel);
 }
 
 }  // namespace onnxtool::ops

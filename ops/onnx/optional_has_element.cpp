@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// OptionalHasElement: the ai.onnx operator.
-#include "ops/op.h"
+// OptionalHasElement: the ai.onnx operator. A bool scalar: whether the optional holds a value.
+// From version 18 the input may be omitted (false) or a plain tensor or sequence (true).
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_optional_has_element(InferContext& ctx) {
+  const bool present = ctx.num_inputs() > 0 && ctx.has_input(0);
+  if (!present && ctx.schema().since < 18) infer_fail("input 0 is required before version 18");
+  if (present) {
+    const Type& t = ctx.input_type(0);
+    if (!t.is_unknown() && t.kind != Type::Kind::optional && ctx.schema().since < 18)
+      infer_fail("input 0 must be an optional before version 18, got " + t.to_string());
+  }
+  set_output_tensor(ctx, 0, static_cast<int32_t>(DataType::boolean), Dims{});
+}
+
+void optional_has_element_kernel(KernelContext& ctx) {
+  const bool has = ctx.num_inputs() > 0 && ctx.has_input(0) && !ctx.input_value(0).is_none();
+  ctx.set_output(0, Tensor::scalar<bool>(has));
+}
+
+}  // namespace
 
 void define_OptionalHasElement(OpDef& op) {
   // clang-format off
@@ -56,6 +77,7 @@ void define_OptionalHasElement(OpDef& op) {
       .constraint("B", {"tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_optional_has_element).kernel(optional_has_element_kernel);
 }
 
 }  // namespace onnxtool::ops

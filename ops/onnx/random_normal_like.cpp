@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// RandomNormalLike: the ai.onnx operator.
-#include "ops/op.h"
+// RandomNormalLike: the ai.onnx operator. A tensor of the input's shape filled with samples of
+// N(mean, scale^2), of element type dtype (the input's type when dtype is absent).
+#include "ops/onnx/random_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_random_normal_like(InferContext& ctx) {
+  const int32_t t = rnd::output_dtype(ctx, ctx.input_elem_type(0), rnd::float_outputs());
+  propagate_shape(ctx, 0, 0, t);
+}
+
+void random_normal_like_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const DataType t = rnd::output_dtype(ctx, x.dtype(), rnd::float_outputs());
+  std::normal_distribution<double> dist(ctx.attrs().get_float("mean", 0.0f),
+                                        ctx.attrs().get_float("scale", 1.0f));
+  std::vector<double> v(static_cast<std::size_t>(x.numel()));
+  auto& gen = rnd::generator(ctx);
+  for (double& e : v) e = dist(gen);
+  misc::write_output<double>(ctx, 0, t, x.shape(), v);
+}
+
+}  // namespace
 
 void define_RandomNormalLike(OpDef& op) {
   // clang-format off
@@ -34,6 +55,7 @@ void define_RandomNormalLike(OpDef& op) {
       .constraint("T2", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_random_normal_like).kernel(random_normal_like_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
-// RandomUniformLike: the ai.onnx operator.
-#include "ops/op.h"
+// RandomUniformLike: the ai.onnx operator. A tensor of the input's shape filled with samples
+// uniform in [low, high), of element type dtype (the input's type when dtype is absent).
+#include "ops/onnx/random_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_random_uniform_like(InferContext& ctx) {
+  const int32_t t = rnd::output_dtype(ctx, ctx.input_elem_type(0), rnd::float_outputs());
+  propagate_shape(ctx, 0, 0, t);
+}
+
+void random_uniform_like_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const DataType t = rnd::output_dtype(ctx, x.dtype(), rnd::float_outputs());
+  const double low = ctx.attrs().get_float("low", 0.0f), high = ctx.attrs().get_float("high", 1.0f);
+  if (!(low <= high)) ctx.fail("low must not be above high");
+  std::uniform_real_distribution<double> dist(low, high);
+  std::vector<double> v(static_cast<std::size_t>(x.numel()));
+  auto& gen = rnd::generator(ctx);
+  for (double& e : v) e = dist(gen);
+  misc::write_output<double>(ctx, 0, t, x.shape(), v);
+}
+
+}  // namespace
 
 void define_RandomUniformLike(OpDef& op) {
   // clang-format off
@@ -34,6 +56,7 @@ void define_RandomUniformLike(OpDef& op) {
       .constraint("T2", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_random_uniform_like).kernel(random_uniform_like_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,137 @@
 // SPDX-License-Identifier: Apache-2.0
 // Range: the ai.onnx operator.
-#include "ops/op.h"
+#include <cmath>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+constexpr int64_t kMaxValues = 4096;  // longer ranges are not worth propagating as values
+
+// max(ceil((limit - start) / delta), 0) for integers, without overflow in the common cases.
+int64_t int_range_length(int64_t start, int64_t limit, int64_t delta) {
+  const __int128 span = static_cast<__int128>(limit) - start;
+  if ((span > 0) != (delta > 0) || span == 0) return 0;
+  const __int128 mag = delta > 0 ? delta : -static_cast<__int128>(delta);
+  const __int128 s = span > 0 ? span : -span;
+  return static_cast<int64_t>((s + mag - 1) / mag);
+}
+
+double float_range_length(double start, double limit, double delta) {
+  return std::max(std::ceil((limit - start) / delta), 0.0);
+}
+
+// A scalar input's value as double, when the input is a known constant.
+std::optional<double> constant_scalar(const InferContext& ctx, std::size_t i) {
+  const Tensor* t = ctx.input_constant(i);
+  if (!t || t->numel() != 1) return std::nullopt;
+  return element_as_double(*t, 0);
+}
+
+// The length when all three inputs are known; integer inputs may also be symbolic (a Shape
+// element as limit), which gives a symbolic length with a known positive delta.
+void infer_range(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1, 2});
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Dims* s = input_shape(ctx, i);
+    if (s && !(s->empty() || (s->size() == 1 && (*s)[0].is_known() && (*s)[0].value() == 1)))
+      infer_fail("input " + std::to_string(i) + " must be a scalar, got shape " +
+                 dims_to_string(*s));
+  }
+  const auto start = input_dims_values(ctx, 0), limit = input_dims_values(ctx, 1),
+             delta = input_dims_values(ctx, 2);
+  if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
+    const Dim &s = (*start)[0], &l = (*limit)[0], &d = (*delta)[0];
+    if (d.is_known() && d.value() == 0) infer_fail("delta is 0");
+    Dim n;
+    if (s.is_known() && l.is_known() && d.is_known())
+      n = Dim::value(int_range_length(s.value(), l.value(), d.value()));
+    else
+      n = range_length(s, l, d);
+    set_output_tensor(ctx, 0, elem, Dims{n});
+    if (n.is_known() && d.is_known() && n.value() <= kMaxValues) {
+      Dims values;
+      for (int64_t i = 0; i < n.value(); ++i) values.push_back(s + Dim::value(i * d.value()));
+      set_values(ctx, 0, std::move(values), false);
+    }
+    return;
+  }
+  const auto fs = constant_scalar(ctx, 0), fl = constant_scalar(ctx, 1),
+             fd = constant_scalar(ctx, 2);
+  if (fs && fl && fd && *fd != 0) {
+    set_output_tensor(ctx, 0, elem,
+                      Dims{Dim::value(static_cast<int64_t>(float_range_length(*fs, *fl, *fd)))});
+    return;
+  }
+  set_output_tensor(ctx, 0, elem, Dims{Dim()});
+  ctx.explain(0, "the range's start, limit and delta are not all known");
+}
+
+// output[i] = start + i * delta, computed in double for floats (float for float16/bfloat16,
+// unless Range-27's stash_type asks for the type itself), exactly for integers.
+template <class T>
+void fill_range(const KernelContext& ctx, Tensor& y, double start, double delta) {
+  T* out = y.mutable_data<T>();
+  const int64_t n = y.numel();
+  if constexpr (std::is_integral_v<T>) {
+    const auto s = static_cast<int64_t>(start), d = static_cast<int64_t>(delta);
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(s + i * d);
+  } else if constexpr (is_narrow_float_v<T>) {
+    const bool stash = since(ctx) < 27 || ctx.attrs().get_int("stash_type", 1) == 1;
+    for (int64_t i = 0; i < n; ++i) {
+      const auto step = static_cast<float>(i) * static_cast<float>(delta);
+      out[i] = stash ? narrow_float<T>(static_cast<float>(start) + step)
+                     : narrow_float<T>(static_cast<float>(start) + to_float(narrow_float<T>(step)));
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(start + static_cast<double>(i) * delta);
+  }
+}
+
+void range_kernel(KernelContext& ctx) {
+  const Tensor& s = ctx.input(0);
+  const DataType type = s.dtype();
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (ctx.input(i).numel() != 1) ctx.fail("input " + std::to_string(i) + " must be a scalar");
+    if (ctx.input(i).dtype() != type) ctx.fail("start, limit and delta must have one type");
+  }
+  int64_t n = 0;
+  double start = 0, delta = 0;
+  if (is_integer(type)) {
+    const int64_t a = read_scalar_int(ctx, s, "start"),
+                  l = read_scalar_int(ctx, ctx.input(1), "limit"),
+                  d = read_scalar_int(ctx, ctx.input(2), "delta");
+    if (d == 0) ctx.fail("delta is 0");
+    n = int_range_length(a, l, d);
+    start = static_cast<double>(a);
+    delta = static_cast<double>(d);
+    Tensor& y = ctx.output(0, type, {n});
+    visit_type(type, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_integral_v<T>) {
+        T* out = y.mutable_data<T>();
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(a + i * d);
+      }
+    });
+    return;
+  }
+  start = element_as_double(s, 0);
+  delta = element_as_double(ctx.input(2), 0);
+  if (delta == 0) ctx.fail("delta is 0");
+  const double len = float_range_length(start, element_as_double(ctx.input(1), 0), delta);
+  if (!(len < 1e12)) ctx.fail("the range has too many elements");
+  n = static_cast<int64_t>(len);
+  Tensor& y = ctx.output(0, type, {n});
+  visit_type(type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_real_v<T> && !std::is_integral_v<T>) fill_range<T>(ctx, y, start, delta);
+  });
+}
+
+}  // namespace
 
 void define_Range(OpDef& op) {
   // clang-format off
@@ -25,6 +154,7 @@ void define_Range(OpDef& op) {
                         "tensor(int64)", "tensor(float16)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_range).kernel(range_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// ReduceL2: the ai.onnx operator.
+// ReduceL2: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void reduce_l2_kernel(KernelContext& ctx) {
+  nn::reduce_kernel(ctx, nn::ReduceKind::l2);
+}
+
+}  // namespace
 
 void define_ReduceL2(OpDef& op) {
   // clang-format off
@@ -39,6 +48,7 @@ void define_ReduceL2(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_reduce).kernel(reduce_l2_kernel);
 }
 
 }  // namespace onnxtool::ops

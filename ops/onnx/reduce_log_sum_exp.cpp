@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// ReduceLogSumExp: the ai.onnx operator.
+// ReduceLogSumExp: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void reduce_log_sum_exp_kernel(KernelContext& ctx) {
+  nn::reduce_kernel(ctx, nn::ReduceKind::log_sum_exp);
+}
+
+}  // namespace
 
 void define_ReduceLogSumExp(OpDef& op) {
   // clang-format off
@@ -39,6 +48,7 @@ void define_ReduceLogSumExp(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_reduce).kernel(reduce_log_sum_exp_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// ReduceMax: the ai.onnx operator.
+// ReduceMax: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void reduce_max_kernel(KernelContext& ctx) {
+  nn::reduce_kernel(ctx, nn::ReduceKind::max);
+}
+
+}  // namespace
 
 void define_ReduceMax(OpDef& op) {
   // clang-format off
@@ -57,6 +66,7 @@ void define_ReduceMax(OpDef& op) {
                         "tensor(uint8)", "tensor(int8)", "tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_reduce).kernel(reduce_max_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// ReduceMean: the ai.onnx operator.
+// ReduceMean: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void reduce_mean_kernel(KernelContext& ctx) {
+  nn::reduce_kernel(ctx, nn::ReduceKind::mean);
+}
+
+}  // namespace
 
 void define_ReduceMean(OpDef& op) {
   // clang-format off
@@ -38,6 +47,7 @@ void define_ReduceMean(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_reduce).kernel(reduce_mean_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// ReduceSum: the ai.onnx operator.
+// ReduceSum: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void reduce_sum_kernel(KernelContext& ctx) {
+  nn::reduce_kernel(ctx, nn::ReduceKind::sum);
+}
+
+}  // namespace
 
 void define_ReduceSum(OpDef& op) {
   // clang-format off
@@ -31,6 +40,7 @@ void define_ReduceSum(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(nn::infer_reduce).kernel(reduce_sum_kernel);
 }
 
 }  // namespace onnxtool::ops

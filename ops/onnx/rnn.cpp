@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// RNN: the ai.onnx operator.
-#include "ops/op.h"
+// RNN: the ai.onnx operator. One recurrent layer, forward, reverse or bidirectional, with
+// variable sequence lengths; the shared time loop and the cell equations are in rnn_common.cpp.
+#include "ops/onnx/rnn_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_rnn(InferContext& ctx) {
+  rnn::infer(ctx, rnn::Cell::rnn);
+}
+
+void rnn_kernel(KernelContext& ctx) {
+  rnn::kernel(ctx, rnn::Cell::rnn);
+}
+
+}  // namespace
 
 void define_RNN(OpDef& op) {
   // clang-format off
@@ -80,6 +93,7 @@ void define_RNN(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_rnn).kernel(rnn_kernel);
 }
 
 }  // namespace onnxtool::ops

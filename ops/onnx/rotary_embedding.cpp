@@ -1,8 +1,128 @@
 // SPDX-License-Identifier: Apache-2.0
-// RotaryEmbedding: the ai.onnx operator.
-#include "ops/op.h"
+// RotaryEmbedding: the ai.onnx operator. Rotates the first rotary_embedding_dim values of each
+// head by position-dependent angles: pairs (x1, x2), taken as the two halves or (interleaved) as
+// even/odd elements, become (cos*x1 - sin*x2, sin*x1 + cos*x2). cos/sin come from the caches,
+// indexed by position_ids when given.
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_rotary_embedding(InferContext& ctx) {
+  const Dims* x = misc::input_dims(ctx, 0);
+  if (x && x->size() != 3 && x->size() != 4) infer_fail("X must be 3-D or 4-D");
+  if (x && x->size() == 3 && !ctx.attrs().opt_int("num_heads"))
+    infer_fail("a 3-D X needs the num_heads attribute");
+  const Dims* pos = misc::input_dims(ctx, 3);
+  if (pos && pos->size() != 2) infer_fail("position_ids must be 2-D (batch, sequence)");
+  for (std::size_t c = 1; c <= 2; ++c) {
+    const Dims* cache = misc::input_dims(ctx, c);
+    if (!cache) continue;
+    const bool with_ids = ctx.num_inputs() > 3 && ctx.has_input(3);
+    if (cache->size() != (with_ids ? 2u : 3u))
+      infer_fail(std::string(c == 1 ? "cos_cache" : "sin_cache") + " must be " +
+                 (with_ids ? "2-D with position_ids" : "3-D without position_ids"));
+  }
+  ctx.set_output_type(0, ctx.input_type(0));
+}
+
+struct Layout {
+  int64_t batch = 0, heads = 0, seq = 0, head_size = 0, rot = 0;
+  bool four_d = false;
+  // Offset of element d of (b, h, s) in X.
+  int64_t at(int64_t b, int64_t h, int64_t s) const {
+    return four_d ? ((b * heads + h) * seq + s) * head_size
+                  : ((b * seq + s) * heads + h) * head_size;
+  }
+};
+
+Layout rotary_layout(const KernelContext& ctx, const Tensor& x) {
+  Layout l;
+  if (x.rank() == 4) {
+    l.four_d = true;
+    l.batch = x.shape()[0], l.heads = x.shape()[1], l.seq = x.shape()[2],
+    l.head_size = x.shape()[3];
+  } else if (x.rank() == 3) {
+    const int64_t heads = ctx.attrs().get_int("num_heads", 0);
+    if (heads <= 0 || x.shape()[2] % heads != 0)
+      ctx.fail("a 3-D X needs num_heads dividing its hidden size " + std::to_string(x.shape()[2]));
+    l.batch = x.shape()[0], l.seq = x.shape()[1], l.heads = heads,
+    l.head_size = x.shape()[2] / heads;
+  } else {
+    ctx.fail("X must be 3-D or 4-D, got " + shape_to_string(x.shape()));
+  }
+  l.rot = ctx.attrs().get_int("rotary_embedding_dim", 0);
+  if (l.rot == 0) l.rot = l.head_size;
+  if (l.rot < 0 || l.rot > l.head_size || l.rot % 2 != 0)
+    ctx.fail("rotary_embedding_dim " + std::to_string(l.rot) +
+             " must be even and at most the head size " + std::to_string(l.head_size));
+  return l;
+}
+
+// The cache row (rot/2 values) for batch b, position s: through position_ids when given.
+int64_t cache_row(const KernelContext& ctx, const Layout& l, const Tensor& cache,
+                  const std::vector<int64_t>& ids, int64_t b, int64_t s) {
+  if (ids.empty()) return b * l.seq + s;
+  const int64_t p = ids[static_cast<std::size_t>(b * l.seq + s)];
+  if (p < 0 || p >= cache.shape()[0])
+    ctx.fail("position id " + std::to_string(p) + " is outside the cache's " +
+             std::to_string(cache.shape()[0]) + " rows");
+  return p;
+}
+
+void check_cache(const KernelContext& ctx, const Tensor& cache, const Layout& l, bool with_ids,
+                 const char* what) {
+  const Shape want = with_ids ? Shape{cache.rank() == 2 ? cache.shape()[0] : -1, l.rot / 2}
+                              : Shape{l.batch, l.seq, l.rot / 2};
+  if (cache.shape() != want)
+    ctx.fail(std::string(what) + " has shape " + shape_to_string(cache.shape()) + ", expected " +
+             (with_ids ? "(max_position + 1, " + std::to_string(l.rot / 2) + ")"
+                       : shape_to_string(want)));
+}
+
+void rotary_embedding_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  misc::require_float(ctx, x, "X");
+  const Layout l = rotary_layout(ctx, x);
+  const bool with_ids = ctx.num_inputs() > 3 && ctx.has_input(3);
+  const Tensor& cos_t = ctx.input(1);
+  const Tensor& sin_t = ctx.input(2);
+  check_cache(ctx, cos_t, l, with_ids, "cos_cache");
+  check_cache(ctx, sin_t, l, with_ids, "sin_cache");
+  std::vector<int64_t> ids;
+  if (with_ids) {
+    const Tensor& p = ctx.input(3);
+    if (p.shape() != Shape{l.batch, l.seq})
+      ctx.fail("position_ids has shape " + shape_to_string(p.shape()) + ", expected " +
+               shape_to_string(Shape{l.batch, l.seq}));
+    ids = misc::values_as<int64_t>(ctx, p, "position_ids");
+  }
+  const bool interleaved = ctx.attrs().get_int("interleaved", 0) != 0;
+  std::vector<float> v = misc::values_as<float>(ctx, x, "X");
+  const std::vector<float> cs = misc::values_as<float>(ctx, cos_t, "cos_cache");
+  const std::vector<float> sn = misc::values_as<float>(ctx, sin_t, "sin_cache");
+  const int64_t half = l.rot / 2;
+  for (int64_t b = 0; b < l.batch; ++b)
+    for (int64_t s = 0; s < l.seq; ++s) {
+      const int64_t row = cache_row(ctx, l, cos_t, ids, b, s) * half;
+      for (int64_t h = 0; h < l.heads; ++h) {
+        float* e = v.data() + l.at(b, h, s);
+        for (int64_t i = 0; i < half; ++i) {
+          float& x1 = interleaved ? e[2 * i] : e[i];
+          float& x2 = interleaved ? e[2 * i + 1] : e[half + i];
+          const float c = cs[static_cast<std::size_t>(row + i)],
+                      sv = sn[static_cast<std::size_t>(row + i)];
+          const float a = x1, bb = x2;
+          x1 = c * a - sv * bb;
+          x2 = sv * a + c * bb;
+        }
+      }
+    }
+  misc::write_output<float>(ctx, 0, x.dtype(), x.shape(), v);
+}
+
+}  // namespace
 
 void define_RotaryEmbedding(OpDef& op) {
   // clang-format off
@@ -21,6 +141,7 @@ void define_RotaryEmbedding(OpDef& op) {
       .constraint("M", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_rotary_embedding).kernel(rotary_embedding_kernel);
 }
 
 }  // namespace onnxtool::ops

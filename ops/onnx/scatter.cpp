@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Scatter: the ai.onnx operator.
-#include "ops/op.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
 
@@ -21,6 +21,8 @@ void define_Scatter(OpDef& op) {
   op.since(11).deprecated();
   // END SIGNATURES
   // clang-format on
+  // Scatter-9 is ScatterElements-11 under its old name (no reduction); Scatter-11 is deprecated.
+  op.all().infer(infer_scatter_elements).kernel(scatter_elements_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// SequenceAt: the ai.onnx operator.
-#include "ops/op.h"
+// SequenceAt: the ai.onnx operator. The tensor at `position` (negative counts from the end).
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_sequence_at(InferContext& ctx) {
+  const Type& seq = ctx.input_type(0);
+  if (!seq.is_unknown() && seq.kind != Type::Kind::sequence)
+    infer_fail("input 0 must be a sequence, got " + seq.to_string());
+  ctx.set_output_type(0, misc::element_type(seq));
+}
+
+void sequence_at_kernel(KernelContext& ctx) {
+  const Value& seq = misc::sequence_input(ctx, 0, "input_sequence");
+  const auto n = static_cast<int64_t>(seq.items().size());
+  const int64_t position = misc::scalar_index(ctx, ctx.input(1), "position");
+  if (position < -n || position >= n)
+    ctx.fail("position " + std::to_string(position) + " is out of range for a sequence of " +
+             std::to_string(n) + " tensors");
+  ctx.set_output(0, seq.items()[static_cast<std::size_t>(position < 0 ? position + n : position)]);
+}
+
+}  // namespace
 
 void define_SequenceAt(OpDef& op) {
   // clang-format off
@@ -23,6 +44,7 @@ void define_SequenceAt(OpDef& op) {
       .constraint("I", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_sequence_at).kernel(sequence_at_kernel);
 }
 
 }  // namespace onnxtool::ops

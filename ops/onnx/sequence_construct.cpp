@@ -1,8 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
-// SequenceConstruct: the ai.onnx operator.
-#include "ops/op.h"
+// SequenceConstruct: the ai.onnx operator. A sequence of its input tensors, in order.
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// The element type: the inputs' element type (they must agree) and the shape they share (dims
+// that differ between inputs are unknown).
+void infer_sequence_construct(InferContext& ctx) {
+  std::vector<Type> items;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i)
+    if (ctx.has_input(i)) items.push_back(ctx.input_type(i));
+  ctx.set_output_type(0, Type::sequence(misc::join_tensor_types(items, "the inputs")));
+}
+
+void sequence_construct_kernel(KernelContext& ctx) {
+  std::vector<Value> items;
+  DataType elem = DataType::undefined;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Tensor& t = ctx.input(i);
+    if (elem != DataType::undefined && t.dtype() != elem)
+      ctx.fail("input " + std::to_string(i) + " is " + std::string(type_name(t.dtype())) +
+               ", input 0 is " + std::string(type_name(elem)) +
+               ": a sequence holds one element type");
+    elem = t.dtype();
+    items.emplace_back(t);
+  }
+  ctx.set_output(0, Value::sequence(std::move(items), elem));
+}
+
+}  // namespace
 
 void define_SequenceConstruct(OpDef& op) {
   // clang-format off
@@ -21,6 +49,7 @@ void define_SequenceConstruct(OpDef& op) {
                         "seq(tensor(bool))", "seq(tensor(complex64))", "seq(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_sequence_construct).kernel(sequence_construct_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
-// SequenceEmpty: the ai.onnx operator.
-#include "ops/op.h"
+// SequenceEmpty: the ai.onnx operator. An empty sequence of tensors of the `dtype` attribute's
+// element type (float by default).
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+int32_t empty_dtype(const AttrView& attrs) {
+  return static_cast<int32_t>(attrs.get_int("dtype", 1));
+}
+
+bool allowed_dtype(const OpVersion& schema, int32_t dtype) {
+  const TypeConstraint* s = schema.find_constraint("S");
+  if (!s) return true;
+  const std::string want = "seq(tensor(" + std::string(type_name_or_number(dtype)) + "))";
+  for (const std::string& a : s->allowed)
+    if (a == want) return true;
+  return false;
+}
+
+void infer_sequence_empty(InferContext& ctx) {
+  const int32_t dtype = empty_dtype(ctx.attrs());
+  if (!allowed_dtype(ctx.schema(), dtype))
+    infer_fail("dtype " + type_name_or_number(dtype) + " is not a type a sequence may hold");
+  ctx.set_output_type(0, Type::sequence(Type::tensor(dtype)));
+}
+
+void sequence_empty_kernel(KernelContext& ctx) {
+  const int32_t dtype = empty_dtype(ctx.attrs());
+  if (!allowed_dtype(ctx.schema(), dtype))
+    ctx.fail("dtype " + type_name_or_number(dtype) + " is not a type a sequence may hold");
+  ctx.set_output(0, Value::sequence({}, static_cast<DataType>(dtype)));
+}
+
+}  // namespace
 
 void define_SequenceEmpty(OpDef& op) {
   // clang-format off
@@ -17,6 +49,7 @@ void define_SequenceEmpty(OpDef& op) {
                         "seq(tensor(bool))", "seq(tensor(complex64))", "seq(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_sequence_empty).kernel(sequence_empty_kernel);
 }
 
 }  // namespace onnxtool::ops

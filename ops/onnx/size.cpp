@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 // Size: the ai.onnx operator.
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// Size: an int64 scalar whose value is the product of the input's dims.
+void infer_size(InferContext& ctx) {
+  set_output_tensor(ctx, 0, static_cast<int32_t>(DataType::int64), Dims{});
+  const Type& in = ctx.input_type(0);
+  if (in.has_shape()) ctx.set_output_values(0, Dims{product(*in.shape)}, true);
+}
+
+}  // namespace
+
+namespace {
+
+void size_kernel(KernelContext& ctx) {
+  ctx.output(0, DataType::int64, {}).mutable_data<int64_t>()[0] = ctx.input(0).numel();
+}
+
+}  // namespace
 
 void define_Size(OpDef& op) {
   // clang-format off
@@ -80,6 +101,8 @@ void define_Size(OpDef& op) {
       .constraint("T1", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_size);
+  op.all().kernel(size_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,78 @@
 // SPDX-License-Identifier: Apache-2.0
 // Squeeze: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// Axes come from the attribute before version 13 and from the optional input from then on;
+// Squeeze-1 accepts only non-negative axes.
+void infer_squeeze(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  const AxesArg axes = axes_attr_or_input(ctx, since(ctx) >= 13, 1);
+  if (!in || (axes.given && !axes.values)) {
+    set_output_tensor(ctx, 0, elem);
+    ctx.explain(0, in ? "the axes' values are not known" : "the input's rank is unknown");
+    return;
+  }
+  Dims out;
+  if (axes.given) {
+    const auto norm = infer_axes(*axes.values, static_cast<int64_t>(in->size()), since(ctx) >= 11);
+    for (std::size_t k = 0; k < in->size(); ++k) {
+      const bool squeezed = std::find(norm.begin(), norm.end(), k) != norm.end();
+      const Dim& d = (*in)[k];
+      if (squeezed && d.is_known() && d.value() != 1)
+        infer_fail("cannot squeeze axis " + std::to_string(k) + ": its dim is " +
+                   std::to_string(d.value()) + ", not 1");
+      if (!squeezed) out.push_back(d);
+    }
+  } else {
+    for (const Dim& d : *in) {
+      if (!d.is_known()) {
+        set_output_tensor(ctx, 0, elem);
+        ctx.explain(0, "without axes, whether dim " + d.to_string() + " is 1 is not known");
+        return;
+      }
+      if (d.value() != 1) out.push_back(d);
+    }
+  }
+  set_output_tensor(ctx, 0, elem, out);
+  propagate_values(ctx, 0, 0);
+}
+
+// A view: only the shape changes.
+void squeeze_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  std::vector<int64_t> axes;
+  bool given = false;
+  if (since(ctx) < 13) {
+    given = ctx.attrs().has("axes");
+    if (given) axes = ctx.attrs().get_ints("axes");
+  } else if (ctx.num_inputs() > 1 && ctx.has_input(1)) {
+    given = true;
+    axes = read_ints(ctx, ctx.input(1), "axes");
+  }
+  std::vector<bool> drop(static_cast<std::size_t>(x.rank()), false);
+  if (given) {
+    for (int64_t a : kernel_axes(ctx, axes, x.rank(), since(ctx) >= 11)) {
+      if (x.shape()[static_cast<std::size_t>(a)] != 1)
+        ctx.fail("cannot squeeze axis " + std::to_string(a) + " of shape " +
+                 shape_to_string(x.shape()) + ": its dim is not 1");
+      drop[static_cast<std::size_t>(a)] = true;
+    }
+  } else {
+    for (std::size_t k = 0; k < drop.size(); ++k) drop[k] = x.shape()[k] == 1;
+  }
+  Shape out;
+  for (std::size_t k = 0; k < drop.size(); ++k)
+    if (!drop[k]) out.push_back(x.shape()[k]);
+  ctx.set_output(0, Value(x.reshaped(out)));
+}
+
+}  // namespace
 
 void define_Squeeze(OpDef& op) {
   // clang-format off
@@ -78,6 +148,7 @@ void define_Squeeze(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_squeeze).kernel(squeeze_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,48 @@
 // SPDX-License-Identifier: Apache-2.0
-// SwiGLU: the ai.onnx operator.
-#include "ops/op.h"
+// SwiGLU: the ai.onnx operator. Y = A * sigmoid(alpha * A) * B, element-wise on same-shaped A
+// and B (no broadcasting).
+#include <cmath>
+
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_swiglu(InferContext& ctx) {
+  const int32_t elem = unify_input_elem_types(ctx, {0, 1});
+  const Dims* a = misc::input_dims(ctx, 0);
+  const Dims* b = misc::input_dims(ctx, 1);
+  std::optional<Dims> shape = a   ? std::optional<Dims>(*a)
+                              : b ? std::optional<Dims>(*b)
+                                  : std::nullopt;
+  if (a && b) {
+    if (a->size() != b->size()) infer_fail("A and B must have the same shape (no broadcasting)");
+    for (std::size_t i = 0; i < a->size(); ++i)
+      (*shape)[i] = ctx.unify_dims((*a)[i], (*b)[i], "A and B dim " + std::to_string(i));
+  }
+  set_output_tensor(ctx, 0, elem, shape);
+}
+
+void swiglu_kernel(KernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  misc::require_float(ctx, a, "A");
+  if (a.shape() != b.shape() || a.dtype() != b.dtype())
+    ctx.fail("A and B must have the same type and shape, got " + shape_to_string(a.shape()) +
+             " and " + shape_to_string(b.shape()));
+  const double alpha = ctx.attrs().get_float("alpha", 1.0f);
+  misc::visit_compute(a.dtype(), [&](auto c) {
+    using C = decltype(c);
+    std::vector<C> x = misc::values_as<C>(ctx, a, "A");
+    const std::vector<C> y = misc::values_as<C>(ctx, b, "B");
+    for (std::size_t i = 0; i < x.size(); ++i)
+      x[i] = x[i] / (C{1} + std::exp(-static_cast<C>(alpha) * x[i])) * y[i];
+    misc::write_output<C>(ctx, 0, a.dtype(), a.shape(), x);
+  });
+}
+
+}  // namespace
 
 void define_SwiGLU(OpDef& op) {
   // clang-format off
@@ -16,6 +56,7 @@ void define_SwiGLU(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_swiglu).kernel(swiglu_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,93 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tile: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// The repeats per axis. Tile-1 repeats one axis (inputs `tiles` and `axis`, of the data's
+// type); Tile-6+ takes one int64 per axis.
+std::optional<std::vector<int64_t>> infer_repeats(const InferContext& ctx, std::size_t rank) {
+  if (since(ctx) >= 6) return input_ints(ctx, 1);
+  const Tensor* tiles = ctx.input_constant(1);
+  const Tensor* axis = ctx.input_constant(2);
+  if (!tiles || !axis || tiles->numel() != 1 || axis->numel() != 1) return std::nullopt;
+  std::vector<int64_t> r(rank, 1);
+  const auto a =
+      normalize_axis(static_cast<int64_t>(element_as_double(*axis, 0)), static_cast<int64_t>(rank));
+  r[static_cast<std::size_t>(a)] = static_cast<int64_t>(element_as_double(*tiles, 0));
+  return r;
+}
+
+void tile_values(InferContext& ctx, int64_t times) {
+  const auto v = input_dims_values(ctx, 0);
+  if (!v || times < 0 || static_cast<int64_t>(v->size()) * times > 4096) return;
+  Dims out;
+  for (int64_t t = 0; t < times; ++t) out.insert(out.end(), v->begin(), v->end());
+  set_values(ctx, 0, std::move(out), false);
+}
+
+// Each dim is multiplied by its repeat count (symbolic N gives N*3).
+void infer_tile(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  if (!in) {
+    set_output_tensor(ctx, 0, elem);
+    return;
+  }
+  const auto repeats = infer_repeats(ctx, in->size());
+  if (!repeats) {
+    set_output_tensor(ctx, 0, elem, Dims(in->size()));
+    ctx.explain(0, "the repeats are not known");
+    return;
+  }
+  if (repeats->size() != in->size())
+    infer_fail("repeats has " + std::to_string(repeats->size()) +
+               " entries but the input has rank " + std::to_string(in->size()));
+  Dims out;
+  for (std::size_t k = 0; k < in->size(); ++k) {
+    if ((*repeats)[k] < 0) infer_fail(indexed("repeats", k) + " is negative");
+    out.push_back((*in)[k] * Dim::value((*repeats)[k]));
+  }
+  set_output_tensor(ctx, 0, elem, out);
+  if (in->size() == 1) tile_values(ctx, (*repeats)[0]);
+}
+
+std::vector<int64_t> kernel_repeats(const KernelContext& ctx, int64_t rank) {
+  if (since(ctx) >= 6) return read_ints(ctx, ctx.input(1), "repeats");
+  std::vector<int64_t> r(static_cast<std::size_t>(rank), 1);
+  const auto tiles = static_cast<int64_t>(element_as_double(ctx.input(1), 0));
+  const auto axis =
+      kernel_axis(ctx, static_cast<int64_t>(element_as_double(ctx.input(2), 0)), rank);
+  r[static_cast<std::size_t>(axis)] = tiles;
+  return r;
+}
+
+// The output seen as [r0, d0, r1, d1, ...] is the input read with stride 0 over each repeat:
+// one strided copy.
+void tile_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const std::vector<int64_t> repeats = kernel_repeats(ctx, x.rank());
+  if (static_cast<int64_t>(repeats.size()) != x.rank())
+    ctx.fail("repeats has " + std::to_string(repeats.size()) + " entries but the input has rank " +
+             std::to_string(x.rank()));
+  const auto in_strides = contiguous_strides(x.shape());
+  Shape out, iter;
+  Layout from;
+  for (std::size_t k = 0; k < repeats.size(); ++k) {
+    if (repeats[k] < 0)
+      ctx.fail(indexed("repeats", k) + " = " + std::to_string(repeats[k]) + " is negative");
+    out.push_back(x.shape()[k] * repeats[k]);
+    iter.insert(iter.end(), {repeats[k], x.shape()[k]});
+    from.strides.insert(from.strides.end(), {0, in_strides[k]});
+  }
+  Tensor& y = ctx.output(0, x.dtype(), out);
+  strided_copy(x, from, y, Layout{0, contiguous_strides(iter)}, iter, &ctx);
+}
+
+}  // namespace
 
 void define_Tile(OpDef& op) {
   // clang-format off
@@ -35,6 +120,7 @@ void define_Tile(OpDef& op) {
       .constraint("T1", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_tile).kernel(tile_kernel);
 }
 
 }  // namespace onnxtool::ops

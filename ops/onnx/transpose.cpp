@@ -1,8 +1,77 @@
 // SPDX-License-Identifier: Apache-2.0
 // Transpose: the ai.onnx operator.
-#include "ops/op.h"
+#include <numeric>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// perm, or the reversed axes when absent; must be a permutation of [0, rank).
+template <class Fail>
+std::vector<int64_t> permutation(const AttrView& attrs, int64_t rank, Fail&& fail) {
+  std::vector<int64_t> perm(static_cast<std::size_t>(rank));
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  if (!attrs.has("perm")) return perm;
+  perm = attrs.get_ints("perm");
+  std::vector<bool> seen(static_cast<std::size_t>(rank));
+  if (static_cast<int64_t>(perm.size()) != rank)
+    fail("perm has " + std::to_string(perm.size()) + " entries but the input has rank " +
+         std::to_string(rank));
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    int64_t& p = perm[i];
+    if (p < -rank || p >= rank)
+      fail(indexed("perm", i) + " = " + std::to_string(p) + " is out of range for rank " +
+           std::to_string(rank));
+    if (p < 0) p += rank;
+    if (seen[static_cast<std::size_t>(p)])
+      fail("perm is not a permutation: " + std::to_string(p) + " appears twice");
+    seen[static_cast<std::size_t>(p)] = true;
+  }
+  return perm;
+}
+
+void infer_transpose(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  if (!in) {
+    set_output_tensor(ctx, 0, elem);
+    return;
+  }
+  const auto perm = permutation(ctx.attrs(), static_cast<int64_t>(in->size()),
+                                [](const std::string& m) { infer_fail(m); });
+  Dims out;
+  for (int64_t p : perm) out.push_back((*in)[static_cast<std::size_t>(p)]);
+  set_output_tensor(ctx, 0, elem, out);
+  if (out.size() <= 1) propagate_values(ctx, 0, 0);
+}
+
+// Output dim k walks input dim perm[k]: one strided copy. When the permutation only moves
+// dims of size 1 the element order is unchanged and the output is a view.
+void transpose_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const auto perm = permutation(ctx.attrs(), x.rank(), [&](const std::string& m) { ctx.fail(m); });
+  Shape out_shape;
+  Layout from{0, {}};
+  const auto in_strides = contiguous_strides(x.shape());
+  std::vector<int64_t> moved;
+  for (int64_t p : perm) {
+    const auto pi = static_cast<std::size_t>(p);
+    out_shape.push_back(x.shape()[pi]);
+    from.strides.push_back(in_strides[pi]);
+    if (x.shape()[pi] != 1) moved.push_back(p);
+  }
+  if (std::is_sorted(moved.begin(), moved.end())) {
+    ctx.set_output(0, Value(x.reshaped(out_shape)));
+    return;
+  }
+  Tensor& y = ctx.output(0, x.dtype(), out_shape);
+  strided_copy(x, from, y, Layout{0, contiguous_strides(out_shape)}, out_shape, &ctx);
+}
+
+}  // namespace
 
 void define_Transpose(OpDef& op) {
   // clang-format off
@@ -70,6 +139,7 @@ void define_Transpose(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_transpose).kernel(transpose_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,8 +1,59 @@
 // SPDX-License-Identifier: Apache-2.0
 // Unsqueeze: the ai.onnx operator.
-#include "ops/op.h"
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// The output rank is the input's plus the number of axes; axes count in the output's rank.
+// Returns, per output dim, whether it is an inserted 1.
+template <class Norm>
+std::vector<bool> inserted(const std::vector<int64_t>& axes, int64_t in_rank, Norm&& normalize) {
+  const int64_t out_rank = in_rank + static_cast<int64_t>(axes.size());
+  std::vector<bool> ones(static_cast<std::size_t>(out_rank), false);
+  for (int64_t a : normalize(axes, out_rank)) ones[static_cast<std::size_t>(a)] = true;
+  return ones;
+}
+
+void infer_unsqueeze(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  const AxesArg axes = axes_attr_or_input(ctx, since(ctx) >= 13, 1);
+  if (!axes.given) infer_fail("axes are required");
+  if (!in || !axes.values) {
+    set_output_tensor(ctx, 0, elem);
+    ctx.explain(0, in ? "the axes' values are not known" : "the input's rank is unknown");
+    return;
+  }
+  const bool negative_ok = since(ctx) >= 11;
+  const auto ones = inserted(
+      *axes.values, static_cast<int64_t>(in->size()),
+      [&](const std::vector<int64_t>& a, int64_t r) { return infer_axes(a, r, negative_ok); });
+  Dims out;
+  std::size_t next = 0;
+  for (bool one : ones) out.push_back(one ? Dim::value(1) : (*in)[next++]);
+  set_output_tensor(ctx, 0, elem, out);
+  if (out.size() <= 1) propagate_values(ctx, 0, 0);
+}
+
+// A view: only the shape changes.
+void unsqueeze_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const std::vector<int64_t> axes =
+      since(ctx) < 13 ? ctx.attrs().get_ints("axes") : read_ints(ctx, ctx.input(1), "axes");
+  const bool negative_ok = since(ctx) >= 11;
+  const auto ones = inserted(axes, x.rank(), [&](const std::vector<int64_t>& a, int64_t r) {
+    return kernel_axes(ctx, a, r, negative_ok);
+  });
+  Shape out;
+  std::size_t next = 0;
+  for (bool one : ones) out.push_back(one ? 1 : x.shape()[next++]);
+  ctx.set_output(0, Value(x.reshaped(out)));
+}
+
+}  // namespace
 
 void define_Unsqueeze(OpDef& op) {
   // clang-format off
@@ -78,6 +129,7 @@ void define_Unsqueeze(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_unsqueeze).kernel(unsqueeze_kernel);
 }
 
 }  // namespace onnxtool::ops

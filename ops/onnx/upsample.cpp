@@ -1,8 +1,104 @@
 // SPDX-License-Identifier: Apache-2.0
 // Upsample: the ai.onnx operator.
-#include "ops/op.h"
+#include <cmath>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+// The scales by version: height_scale/width_scale on a 4-D input (1), the `scales`
+// attribute (7), the `scales` input (9).
+std::optional<std::vector<double>> infer_scales(const InferContext& ctx, std::size_t rank) {
+  const int version = since(ctx);
+  if (version == 1) {
+    if (rank != 4) infer_fail("Upsample-1 needs a 4-D input");
+    return std::vector<double>{1, 1, ctx.attrs().get_float("height_scale"),
+                               ctx.attrs().get_float("width_scale")};
+  }
+  if (version == 7) {
+    const auto f = ctx.attrs().get_floats("scales");
+    return std::vector<double>(f.begin(), f.end());
+  }
+  const Tensor* t = ctx.input_constant(1);
+  if (!t) return std::nullopt;
+  std::vector<double> v;
+  for (int64_t i = 0; i < t->numel(); ++i) v.push_back(element_as_double(*t, i));
+  return v;
+}
+
+// Each dim is floor(dim * scale); a symbolic dim keeps a whole scale (N*2).
+void infer_upsample(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const Dims* in = input_shape(ctx, 0);
+  if (!in) {
+    set_output_tensor(ctx, 0, elem);
+    return;
+  }
+  const auto scales = infer_scales(ctx, in->size());
+  if (!scales) {
+    set_output_tensor(ctx, 0, elem, Dims(in->size()));
+    ctx.explain(0, "the scales are not known");
+    return;
+  }
+  if (scales->size() != in->size())
+    infer_fail("scales has " + std::to_string(scales->size()) + " entries but the input has rank " +
+               std::to_string(in->size()));
+  Dims out;
+  for (std::size_t k = 0; k < in->size(); ++k) {
+    const Dim& d = (*in)[k];
+    const double s = (*scales)[k];
+    if (!(s >= 1)) infer_fail(indexed("scales", k) + " = " + std::to_string(s) + " is below 1");
+    if (d.is_known())
+      out.push_back(
+          Dim::value(static_cast<int64_t>(std::floor(s * static_cast<double>(d.value())))));
+    else
+      out.push_back(s == std::floor(s) && s < 1e6 ? d * Dim::value(static_cast<int64_t>(s))
+                                                  : Dim());
+  }
+  set_output_tensor(ctx, 0, elem, out);
+}
+
+// Resize with asymmetric coordinates: nearest takes floor(x / scale), linear interpolates
+// between neighbours (the last one repeated at the edge).
+void upsample_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const int version = since(ctx);
+  std::vector<double> scales;
+  if (version == 1) {
+    if (x.rank() != 4) ctx.fail("Upsample-1 needs a 4-D input, got " + shape_to_string(x.shape()));
+    scales = {1, 1, ctx.attrs().get_float("height_scale"), ctx.attrs().get_float("width_scale")};
+  } else if (version == 7) {
+    const auto f = ctx.attrs().get_floats("scales");
+    scales.assign(f.begin(), f.end());
+  } else {
+    const Tensor& t = ctx.input(1);
+    for (int64_t i = 0; i < t.numel(); ++i) scales.push_back(element_as_double(t, i));
+  }
+  if (static_cast<int64_t>(scales.size()) != x.rank())
+    ctx.fail("scales has " + std::to_string(scales.size()) + " entries but the input has rank " +
+             std::to_string(x.rank()));
+  const std::string mode = ctx.attrs().get_string("mode", "nearest");
+  ResizeSpec s;
+  if (mode == "linear" || (version == 1 && mode == "bilinear"))
+    s.mode = ResizeMode::linear;
+  else if (mode != "nearest")
+    ctx.fail("mode \"" + mode + "\" is not nearest or " + (version == 1 ? "bilinear" : "linear"));
+  s.scales = scales;
+  for (std::size_t k = 0; k < scales.size(); ++k) {
+    if (!(scales[k] >= 1))
+      ctx.fail(indexed("scales", k) + " = " + std::to_string(scales[k]) + " is below 1");
+    s.out.push_back(
+        static_cast<int64_t>(std::floor(scales[k] * static_cast<double>(x.shape()[k]))));
+  }
+  s.roi_start.assign(scales.size(), 0.0);
+  s.roi_end.assign(scales.size(), 1.0);
+  resize_into(ctx, x, s);
+}
+
+}  // namespace
 
 void define_Upsample(OpDef& op) {
   // clang-format off
@@ -37,6 +133,7 @@ void define_Upsample(OpDef& op) {
   op.since(10).deprecated();
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_upsample).kernel(upsample_kernel);
 }
 
 }  // namespace onnxtool::ops

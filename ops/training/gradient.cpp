@@ -1,8 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-// Gradient: the ai.onnx.preview.training operator.
-#include "ops/op.h"
+// Gradient: the ai.onnx.preview.training operator. Output i is dy/dxs[i]: a tensor of xs[i]'s
+// shape. Inputs are the xs values followed by the zs values, so output i has input i's shape.
+// There is no kernel: computing it means differentiating the graph that produces y, which the
+// executor does not do.
+#include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void infer_gradient(InferContext& ctx) {
+  const std::vector<std::string> xs = ctx.attrs().get_strings("xs");
+  const std::vector<std::string> zs = ctx.attrs().get_strings("zs", {});
+  if (ctx.num_inputs() != xs.size() + zs.size())
+    infer_fail("the inputs must be the " + std::to_string(xs.size()) + " xs followed by the " +
+               std::to_string(zs.size()) + " zs");
+  if (ctx.num_outputs() != xs.size())
+    infer_fail("one output per xs entry expected, got " + std::to_string(ctx.num_outputs()));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const Type& t = ctx.input_type(i);
+    if (!t.is_tensor()) continue;
+    const auto e = static_cast<DataType>(t.elem);
+    if (t.elem != 0 && e != DataType::float16 && e != DataType::float32 && e != DataType::float64)
+      infer_fail("xs[" + std::to_string(i) + "] is " + type_name_or_number(t.elem) +
+                 ": gradients are float16, float or double");
+    ctx.set_output_type(i, t);
+  }
+}
+
+}  // namespace
 
 void define_training_Gradient(OpDef& op) {
   // clang-format off
@@ -20,6 +46,7 @@ void define_training_Gradient(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_gradient);
 }
 
 }  // namespace onnxtool::ops

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// The executor's internal form of a graph (private to core/exec): what planning produces and
+// the runner walks. Values live in numbered slots of a Frame, one frame per graph invocation;
+// a reference names the frame (how many scopes out) and the slot, or a constant of the plan.
+#pragma once
+
+#include <any>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/registry/attrs.h"
+#include "core/types/value.h"
+
+namespace onnx {
+class NodeProto;
+class GraphProto;
+}  // namespace onnx
+
+namespace onnxtool {
+
+struct OpVersion;
+
+namespace exec_detail {
+
+struct ValueRef {
+  int depth = 0;          // 0: this graph's frame; 1: the enclosing graph's; ...
+  bool constant = false;  // in the plan's constants rather than the frame's slots
+  int index = -1;
+};
+
+struct GraphPlan;
+
+struct PlanNode {
+  const onnx::NodeProto* node = nullptr;
+  std::string location;               // graph.node[3] "name" (Op), nested for subgraphs
+  const OpVersion* schema = nullptr;  // null only for calls of model-local functions
+  int64_t opset = 0;
+  std::optional<AttrView> attrs;
+  std::vector<std::optional<ValueRef>> inputs;  // nullopt: omitted optional input
+  std::vector<int> outputs;                     // slots; -1: omitted output
+  std::vector<int> release;  // slots whose last use is this node: dropped right after it
+  // Per input: element types the schema allows, one bit per DataType (0: not checked).
+  std::vector<uint32_t> allowed_types;
+  // Graph-valued attributes, planned with this node's graph as their outer scope.
+  std::map<const onnx::GraphProto*, std::unique_ptr<GraphPlan>> subgraphs;
+  // Set when the node runs a function body (model-local, or the spec's) instead of a kernel.
+  std::unique_ptr<GraphPlan> function;
+
+  std::any cache;  // KernelContext::cache<T>()
+  int64_t calls = 0, total_ns = 0;
+};
+
+struct GraphPlan {
+  std::string prefix;  // location prefix of the nodes ("graph." for the main graph)
+  int num_slots = 0;
+  std::vector<std::string> slot_names;
+  std::vector<int> input_slots;                    // formal inputs, in order
+  std::vector<std::optional<int>> input_defaults;  // constant index, for inputs with initializers
+  std::vector<ValueRef> outputs;                   // formal outputs, in order
+  std::vector<std::string> output_names;
+  std::vector<Value> constants;  // initializers (views of the model) and folded values
+  std::vector<PlanNode> nodes;
+  // Nodes rewritten for a function call (attributes substituted); PlanNode::node points here.
+  std::vector<std::unique_ptr<onnx::NodeProto>> owned_nodes;
+  std::shared_ptr<const void> keep_alive;  // e.g. a parsed function body
+  bool timed = false;                      // profile this graph's nodes
+};
+
+struct Frame {
+  GraphPlan* plan = nullptr;
+  std::vector<Value> slots;
+  const Frame* parent = nullptr;  // the enclosing graph's frame (subgraphs only)
+};
+
+}  // namespace exec_detail
+}  // namespace onnxtool

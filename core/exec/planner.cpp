@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/planner.h"
+
+#include <cstring>
+#include <deque>
+#include <set>
+#include <unordered_map>
+
+#include "core/exec/function_body.h"
+#include "core/ir/location.h"
+#include "core/model/model.h"
+#include "core/registry/registry.h"
+#include "core/registry/schema.h"
+#include "onnx.pb.h"
+
+namespace onnxtool::exec_detail {
+
+void PlanContext::problem(const std::string& rule, const std::string& location,
+                          const std::string& message) {
+  problems.push_back({Severity::error, rule, model.name, location, message, {}});
+}
+
+namespace {
+
+using OpsetMap = std::map<std::string, int64_t>;
+
+// Operators whose output is not a function of their inputs: never folded.
+bool is_nondeterministic(const std::string& domain, const std::string& op) {
+  static const std::set<std::string> kRandom = {
+      "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike",
+      "Multinomial",  "Bernoulli",        "Dropout"};
+  return domain.empty() && kRandom.count(op) > 0;
+}
+
+std::string qualified_op(const onnx::NodeProto& node) {
+  return node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type();
+}
+
+// ---- type constraints as bit masks ------------------------------------------------------------
+
+// "tensor(float)" or "optional(tensor(float))" -> the element type's bit; 0 for other kinds.
+uint32_t bit_for_type_string(const std::string& s) {
+  std::string inner = s;
+  const std::string opt = "optional(";
+  if (inner.rfind(opt, 0) == 0) inner = inner.substr(opt.size(), inner.size() - opt.size() - 1);
+  const std::string tensor = "tensor(";
+  if (inner.rfind(tensor, 0) != 0) return 0;
+  inner = inner.substr(tensor.size(), inner.size() - tensor.size() - 1);
+  auto t = data_type_from_name(inner);
+  return t ? type_bit(*t) : 0;
+}
+
+uint32_t mask_for(const OpVersion& schema, const std::string& type) {
+  const TypeConstraint* c = schema.find_constraint(type);
+  uint32_t mask = 0;
+  if (!c) return bit_for_type_string(type);
+  for (const auto& allowed : c->allowed) mask |= bit_for_type_string(allowed);
+  return mask;
+}
+
+std::vector<uint32_t> input_type_masks(const OpVersion& schema, const onnx::NodeProto& node) {
+  std::vector<uint32_t> masks;
+  for (int i = 0; i < node.input_size(); ++i) {
+    const FormalParam* formal = nullptr;
+    if (static_cast<std::size_t>(i) < schema.inputs.size())
+      formal = &schema.inputs[static_cast<std::size_t>(i)];
+    else if (!schema.inputs.empty() && schema.inputs.back().option == ParamOption::variadic)
+      formal = &schema.inputs.back();
+    masks.push_back(formal ? mask_for(schema, formal->type) : 0);
+  }
+  return masks;
+}
+
+// ---- attribute defaults of the spec's functions ----------------------------------------------
+
+onnx::AttributeProto attribute_from_default(const std::string& name, const AttrValue& v) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  if (auto* i = std::get_if<int64_t>(&v)) {
+    a.set_type(onnx::AttributeProto::INT);
+    a.set_i(*i);
+  } else if (auto* f = std::get_if<float>(&v)) {
+    a.set_type(onnx::AttributeProto::FLOAT);
+    a.set_f(*f);
+  } else if (auto* s = std::get_if<std::string>(&v)) {
+    a.set_type(onnx::AttributeProto::STRING);
+    a.set_s(*s);
+  } else if (auto* is = std::get_if<std::vector<int64_t>>(&v)) {
+    a.set_type(onnx::AttributeProto::INTS);
+    for (auto x : *is) a.add_ints(x);
+  } else if (auto* fs = std::get_if<std::vector<float>>(&v)) {
+    a.set_type(onnx::AttributeProto::FLOATS);
+    for (auto x : *fs) a.add_floats(x);
+  } else if (auto* ss = std::get_if<std::vector<std::string>>(&v)) {
+    a.set_type(onnx::AttributeProto::STRINGS);
+    for (const auto& x : *ss) a.add_strings(x);
+  }
+  return a;
+}
+
+const onnx::AttributeProto* find_attribute(const onnx::NodeProto& node, const std::string& name) {
+  for (const auto& a : node.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+
+// ---- sparse initializers ----------------------------------------------------------------------
+
+// Expands a SparseTensorProto (indices [NNZ] linear, or [NNZ, rank]) into a dense tensor.
+Tensor densify(const Model& model, const onnx::SparseTensorProto& sp, const std::string& loc) {
+  const Tensor values = model.tensor(sp.values(), loc + " values");
+  const Tensor indices = model.tensor(sp.indices(), loc + " indices");
+  Shape dims(sp.dims().begin(), sp.dims().end());
+  Tensor dense(values.dtype(), dims);
+  const int64_t nnz = values.numel();
+  const bool coords = indices.rank() == 2;
+  if (indices.dtype() != DataType::int64 || (coords ? indices.shape()[0] : indices.numel()) != nnz)
+    throw_invalid("exec.bad-sparse", model.name, loc, "indices must be int64 [NNZ] or [NNZ, rank]");
+  const int64_t* idx = indices.data<int64_t>();
+  const auto width = static_cast<std::size_t>(type_info(values.dtype()).mem_bytes);
+  for (int64_t n = 0; n < nnz; ++n) {
+    int64_t flat = coords ? 0 : idx[n];
+    for (std::size_t d = 0; coords && d < dims.size(); ++d)
+      flat = flat * dims[d] + idx[n * static_cast<int64_t>(dims.size()) + static_cast<int64_t>(d)];
+    if (flat < 0 || flat >= dense.numel())
+      throw_invalid("exec.bad-sparse", model.name, loc, "index out of range");
+    if (values.dtype() == DataType::string)
+      dense.mutable_strings()[static_cast<std::size_t>(flat)] =
+          values.strings()[static_cast<std::size_t>(n)];
+    else
+      std::memcpy(dense.mutable_raw() + static_cast<std::size_t>(flat) * width,
+                  values.raw() + static_cast<std::size_t>(n) * width, width);
+  }
+  return dense;
+}
+
+// ---- one graph ----------------------------------------------------------------------------------
+
+class GraphBuilder {
+ public:
+  GraphBuilder(PlanContext& ctx, GraphBuilder* parent, OpsetMap opsets, std::string prefix)
+      : ctx_(ctx), parent_(parent), opsets_(std::move(opsets)), plan_(new GraphPlan) {
+    plan_->prefix = std::move(prefix);
+  }
+
+  std::unique_ptr<GraphPlan> build_graph(const onnx::GraphProto& g);
+  std::unique_ptr<GraphPlan> build_function(
+      const google::protobuf::RepeatedPtrField<std::string>& inputs,
+      const google::protobuf::RepeatedPtrField<std::string>& outputs,
+      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const AttrSource& attrs);
+  // (depth, slot) of enclosing graphs' values this graph reads.
+  const std::set<std::pair<int, int>>& outer_uses() const { return outer_uses_; }
+
+ private:
+  std::optional<ValueRef> resolve(const std::string& name);
+  const Value& constant(const ValueRef& ref) const;
+  int new_slot(const std::string& name);
+  int add_constant(Value v);
+  void mark_use(int slot, int node_index);
+  void define(const std::string& name, ValueRef ref, const std::string& loc);
+
+  void add_initializers(const onnx::GraphProto& g);
+  void add_node(const onnx::NodeProto& node, int index);
+  bool bind(PlanNode& pn, const onnx::NodeProto& node);
+  bool bind_local_function(PlanNode& pn, const onnx::NodeProto& node,
+                           const onnx::FunctionProto& fn);
+  bool bind_spec_function(PlanNode& pn, const onnx::NodeProto& node, const OpVersion& schema);
+  std::unique_ptr<GraphPlan> plan_body(const PlanNode& pn, const onnx::FunctionProto& fn,
+                                       OpsetMap opsets, const AttrSource& attrs);
+  void plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node);
+  bool try_fold(PlanNode& pn, const onnx::NodeProto& node);
+  void add_outputs(const google::protobuf::RepeatedPtrField<std::string>& names);
+  void finish();
+
+  PlanContext& ctx_;
+  GraphBuilder* parent_;
+  OpsetMap opsets_;
+  std::unique_ptr<GraphPlan> plan_;
+  std::unordered_map<std::string, ValueRef> names_;
+  std::set<std::pair<int, int>> outer_uses_;
+  std::vector<int> last_use_, producer_;
+};
+
+std::optional<ValueRef> GraphBuilder::resolve(const std::string& name) {
+  if (auto it = names_.find(name); it != names_.end()) return it->second;
+  if (!parent_) return std::nullopt;
+  auto r = parent_->resolve(name);
+  if (!r) return std::nullopt;
+  ++r->depth;
+  if (!r->constant) outer_uses_.insert({r->depth, r->index});
+  return r;
+}
+
+const Value& GraphBuilder::constant(const ValueRef& ref) const {
+  const GraphBuilder* b = this;
+  for (int d = 0; d < ref.depth; ++d) b = b->parent_;
+  return b->plan_->constants[static_cast<std::size_t>(ref.index)];
+}
+
+int GraphBuilder::new_slot(const std::string& name) {
+  plan_->slot_names.push_back(name);
+  last_use_.push_back(-1);
+  producer_.push_back(-1);
+  return plan_->num_slots++;
+}
+
+int GraphBuilder::add_constant(Value v) {
+  plan_->constants.push_back(std::move(v));
+  return static_cast<int>(plan_->constants.size()) - 1;
+}
+
+void GraphBuilder::mark_use(int slot, int node_index) {
+  auto& last = last_use_[static_cast<std::size_t>(slot)];
+  last = std::max(last, node_index);
+}
+
+void GraphBuilder::define(const std::string& name, ValueRef ref, const std::string& loc) {
+  if (!names_.emplace(name, ref).second)
+    ctx_.problem("exec.bad-graph", loc, "value " + quoted_name(name) + " is assigned twice");
+}
+
+void GraphBuilder::add_initializers(const onnx::GraphProto& g) {
+  std::set<std::string> inputs;
+  for (const auto& in : g.input()) inputs.insert(in.name());
+  std::unordered_map<std::string, int> defaults;
+  const std::string where = plan_->prefix;
+  for (int i = 0; i < g.initializer_size(); ++i) {
+    const auto& t = g.initializer(i);
+    const std::string loc = item_location(where, "initializer", i, t.name());
+    try {
+      const int c = add_constant(ctx_.model.tensor(t, loc));
+      if (inputs.count(t.name()))
+        defaults[t.name()] = c;
+      else
+        define(t.name(), {0, true, c}, loc);
+    } catch (const Error& e) {
+      ctx_.problem(e.rule(), loc, e.message());
+    }
+  }
+  for (int i = 0; i < g.sparse_initializer_size(); ++i) {
+    const auto& sp = g.sparse_initializer(i);
+    const std::string loc = item_location(where, "sparse_initializer", i, sp.values().name());
+    try {
+      define(sp.values().name(), {0, true, add_constant(densify(ctx_.model, sp, loc))}, loc);
+    } catch (const Error& e) {
+      ctx_.problem(e.rule(), loc, e.message());
+    }
+  }
+  for (int i = 0; i < g.input_size(); ++i) {
+    const std::string& name = g.input(i).name();
+    const int slot = new_slot(name);
+    plan_->input_slots.push_back(slot);
+    auto d = defaults.find(name);
+    plan_->input_defaults.push_back(d == defaults.end() ? std::nullopt : std::optional(d->second));
+    define(name, {0, false, slot}, item_location(where, "input", i, name));
+  }
+}
+
+std::unique_ptr<GraphPlan> GraphBuilder::build_graph(const onnx::GraphProto& g) {
+  add_initializers(g);
+  for (int i = 0; i < g.node_size(); ++i) add_node(g.node(i), i);
+  google::protobuf::RepeatedPtrField<std::string> outputs;
+  for (const auto& o : g.output()) *outputs.Add() = o.name();
+  add_outputs(outputs);
+  finish();
+  return std::move(plan_);
+}
+
+std::unique_ptr<GraphPlan> GraphBuilder::build_function(
+    const google::protobuf::RepeatedPtrField<std::string>& inputs,
+    const google::protobuf::RepeatedPtrField<std::string>& outputs,
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const AttrSource& attrs) {
+  for (int i = 0; i < inputs.size(); ++i) {
+    const int slot = new_slot(inputs[i]);
+    plan_->input_slots.push_back(slot);
+    plan_->input_defaults.push_back(std::nullopt);
+    // An empty name is an unused optional input.
+    if (!inputs[i].empty()) define(inputs[i], {0, false, slot}, plan_->prefix + "input");
+  }
+  for (int i = 0; i < nodes.size(); ++i) {
+    plan_->owned_nodes.push_back(substitute_attributes(nodes[i], attrs));
+    add_node(*plan_->owned_nodes.back(), i);
+  }
+  add_outputs(outputs);
+  finish();
+  return std::move(plan_);
+}
+
+void GraphBuilder::add_outputs(const google::protobuf::RepeatedPtrField<std::string>& names) {
+  for (const auto& name : names) {
+    auto r = resolve(name);
+    if (!r) {
+      ctx_.problem("exec.undefined-value", plan_->prefix + "output",
+                   "graph output " + quoted_name(name) + " is not produced by any node");
+      r = ValueRef{0, false, new_slot(name)};
+    }
+    plan_->outputs.push_back(*r);
+    plan_->output_names.push_back(name);
+  }
+}
+
+// Releases each slot right after its last reader (or its producer, when nothing reads it);
+// graph outputs stay.
+void GraphBuilder::finish() {
+  std::vector<bool> keep(static_cast<std::size_t>(plan_->num_slots), false);
+  for (const auto& ref : plan_->outputs)
+    if (ref.depth == 0 && !ref.constant) keep[static_cast<std::size_t>(ref.index)] = true;
+  for (int slot = 0; slot < plan_->num_slots; ++slot) {
+    const auto s = static_cast<std::size_t>(slot);
+    const int at = last_use_[s] >= 0 ? last_use_[s] : producer_[s];
+    if (keep[s] || at < 0) continue;
+    plan_->nodes[static_cast<std::size_t>(at)].release.push_back(slot);
+  }
+}
+
+void GraphBuilder::plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node) {
+  const int index = static_cast<int>(plan_->nodes.size());
+  auto plan_one = [&](const onnx::GraphProto& g, const std::string& attr, int list_index) {
+    GraphBuilder child(ctx_, this, opsets_, subgraph_prefix(pn.location, attr, list_index));
+    pn.subgraphs[&g] = child.build_graph(g);
+    // The child's reads of this graph's values keep them alive until this node has run.
+    for (const auto& [depth, slot] : child.outer_uses())
+      if (depth == 1) mark_use(slot, index);
+  };
+  for (const auto& a : node.attribute()) {
+    if (a.has_g()) plan_one(a.g(), a.name(), -1);
+    for (int i = 0; i < a.graphs_size(); ++i) plan_one(a.graphs(i), a.name(), i);
+  }
+}
+
+void GraphBuilder::add_node(const onnx::NodeProto& node, int index) {
+  PlanNode pn;
+  pn.node = &node;
+  pn.location = node_location(plan_->prefix, index, node);
+  for (const auto& name : node.input()) {
+    if (name.empty()) {
+      pn.inputs.emplace_back(std::nullopt);
+      continue;
+    }
+    auto r = resolve(name);
+    if (!r)
+      ctx_.problem("exec.undefined-value", pn.location,
+                   "input " + quoted_name(name) +
+                       " is not defined (not a graph input, an initializer or an output of an "
+                       "earlier node)");
+    pn.inputs.push_back(r);
+  }
+  const bool bound = bind(pn, node);
+  // Subgraphs of an unbound node are planned too, so every missing kernel is reported at once.
+  if (!pn.function) plan_subgraphs(pn, node);
+  if (bound && try_fold(pn, node)) return;
+
+  const int node_index = static_cast<int>(plan_->nodes.size());
+  for (const auto& name : node.output()) {
+    if (name.empty()) {
+      pn.outputs.push_back(-1);
+      continue;
+    }
+    const int slot = new_slot(name);
+    producer_[static_cast<std::size_t>(slot)] = node_index;
+    pn.outputs.push_back(slot);
+    define(name, {0, false, slot}, pn.location);
+  }
+  for (const auto& r : pn.inputs)
+    if (r && r->depth == 0 && !r->constant) mark_use(r->index, node_index);
+  if (pn.function) ++ctx_.stats.function_calls;
+  plan_->nodes.push_back(std::move(pn));
+}
+
+bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
+  const std::string domain = normalize_domain(node.domain());
+  const auto fn_it = ctx_.functions.find({domain, node.op_type(), node.overload()});
+  const onnx::FunctionProto* local = fn_it == ctx_.functions.end() ? nullptr : fn_it->second;
+  const auto opset_it = opsets_.find(domain);
+  if (opset_it == opsets_.end() && !local) {
+    ctx_.problem("exec.unknown-domain", pn.location,
+                 "domain " + quoted_name(domain.empty() ? "ai.onnx" : domain) +
+                     " is not imported by the model");
+    return false;
+  }
+  pn.opset = opset_it == opsets_.end() ? 0 : opset_it->second;
+  const OpVersion* schema = ctx_.registry.lookup(domain, node.op_type(), pn.opset);
+  pn.schema = schema;
+  if (schema && schema->kernel) {
+    pn.attrs.emplace(node, schema);
+    pn.allowed_types = input_type_masks(*schema, node);
+    return true;
+  }
+  if (local) return bind_local_function(pn, node, *local);
+  if (schema && schema->is_function) return bind_spec_function(pn, node, *schema);
+  std::string message;
+  if (schema)
+    message = "no kernel for " + schema->id();
+  else if (ctx_.registry.find(domain, node.op_type()))
+    message = "no version of " + qualified_op(node) + " at opset " + std::to_string(pn.opset);
+  else
+    message = "unknown operator " + qualified_op(node);
+  ctx_.problem("exec.no-kernel", pn.location, message);
+  return false;
+}
+
+std::unique_ptr<GraphPlan> GraphBuilder::plan_body(const PlanNode& pn,
+                                                   const onnx::FunctionProto& fn, OpsetMap opsets,
+                                                   const AttrSource& attrs) {
+  for (const auto& o : fn.opset_import()) opsets[normalize_domain(o.domain())] = o.version();
+  const std::string prefix = pn.location + " function " + quoted_name(fn.name()) + ": ";
+  ++ctx_.function_depth;
+  GraphBuilder body(ctx_, nullptr, std::move(opsets), prefix);
+  auto plan = body.build_function(fn.input(), fn.output(), fn.node(), attrs);
+  --ctx_.function_depth;
+  return plan;
+}
+
+constexpr int kMaxFunctionDepth = 32;
+
+bool GraphBuilder::bind_local_function(PlanNode& pn, const onnx::NodeProto& node,
+                                       const onnx::FunctionProto& fn) {
+  if (ctx_.function_depth >= kMaxFunctionDepth) {
+    ctx_.problem("exec.bad-function", pn.location,
+                 "function calls nest more than " + std::to_string(kMaxFunctionDepth) +
+                     " deep (a function that calls itself?)");
+    return false;
+  }
+  pn.attrs.emplace(node, pn.schema);
+  AttrSource attrs = [&](const std::string& name) -> const onnx::AttributeProto* {
+    if (auto* a = find_attribute(node, name)) return a;
+    for (const auto& d : fn.attribute_proto())
+      if (d.name() == name) return &d;
+    return nullptr;
+  };
+  // The function's own opset_import applies to its body; the model's fills the gaps.
+  OpsetMap opsets;
+  for (const auto& o : ctx_.model.proto->opset_import())
+    opsets[normalize_domain(o.domain())] = o.version();
+  pn.function = plan_body(pn, fn, std::move(opsets), attrs);
+  return true;
+}
+
+bool GraphBuilder::bind_spec_function(PlanNode& pn, const onnx::NodeProto& node,
+                                      const OpVersion& schema) {
+  const FunctionBodyParser& parser =
+      ctx_.options.function_parser ? ctx_.options.function_parser : default_function_body_parser();
+  auto [it, fresh] = ctx_.parsed_bodies.try_emplace(&schema);
+  if (fresh && parser && !schema.function_body.empty()) {
+    try {
+      it->second = parser(schema);
+    } catch (const Error& e) {
+      ctx_.problem("exec.bad-function", pn.location,
+                   "the function body of " + schema.id() + " does not parse: " + e.message());
+      return false;
+    }
+  }
+  if (!it->second) {
+    ctx_.problem("exec.no-kernel", pn.location,
+                 "no kernel for " + schema.id() + " (its function body is not available)");
+    return false;
+  }
+  pn.attrs.emplace(node, &schema);
+  std::deque<onnx::AttributeProto> defaults;
+  AttrSource attrs = [&](const std::string& name) -> const onnx::AttributeProto* {
+    if (auto* a = find_attribute(node, name)) return a;
+    const AttrDef* def = schema.find_attribute(name);
+    if (!def || !def->has_default()) return nullptr;
+    return &defaults.emplace_back(attribute_from_default(name, def->default_value));
+  };
+  OpsetMap opsets = opsets_;
+  opsets[""] = schema.function_opset ? schema.function_opset : pn.opset;
+  pn.function = plan_body(pn, *it->second, std::move(opsets), attrs);
+  pn.function->keep_alive = it->second;
+  return true;
+}
+
+// Runs a node now when its result cannot change between runs; its outputs become constants.
+bool GraphBuilder::try_fold(PlanNode& pn, const onnx::NodeProto& node) {
+  if (!ctx_.options.fold_constants || pn.function || !pn.subgraphs.empty() ||
+      is_nondeterministic(normalize_domain(node.domain()), node.op_type()))
+    return false;
+  std::vector<const Value*> inputs;
+  for (const auto& r : pn.inputs) {
+    if (r && !r->constant) return false;
+    inputs.push_back(r ? &constant(*r) : nullptr);
+  }
+  std::vector<Value> outs;
+  try {
+    outs = ctx_.runner.invoke(pn, inputs, nullptr);
+  } catch (const Error&) {
+    return false;  // left in the plan: the same error then surfaces at run time, at this node
+  }
+  outs.resize(static_cast<std::size_t>(node.output_size()));
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty()) continue;
+    const Value& v = outs[static_cast<std::size_t>(i)];
+    if (v.is_tensor()) ctx_.stats.constant_bytes += static_cast<int64_t>(v.tensor().nbytes());
+    define(node.output(i), {0, true, add_constant(v)}, pn.location);
+  }
+  ++ctx_.stats.folded_nodes;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx) {
+  const auto& proto = *ctx.model.proto;
+  for (const auto& fn : proto.functions())
+    ctx.functions[{normalize_domain(fn.domain()), fn.name(), fn.overload()}] = &fn;
+  OpsetMap opsets;
+  for (const auto& o : proto.opset_import()) opsets[normalize_domain(o.domain())] = o.version();
+  GraphBuilder main(ctx, nullptr, std::move(opsets), kMainGraphPrefix);
+  auto plan = main.build_graph(proto.graph());
+  if (!ctx.problems.empty()) throw PlanError(ctx.problems, ctx.model.name);
+  plan->timed = ctx.options.profile;
+  ctx.stats.nodes = static_cast<int64_t>(plan->nodes.size());
+  return plan;
+}
+
+}  // namespace onnxtool::exec_detail

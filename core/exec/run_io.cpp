@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/run_io.h"
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <type_traits>
+
+#include "core/diag/error.h"
+#include "core/exec/compare.h"
+#include "core/types/float_formats.h"
+#include "core/types/npy.h"
+#include "onnx.pb.h"
+
+namespace onnxtool {
+
+namespace {
+
+const char* pb_hint(const onnx::TypeProto* type) {
+  if (!type) return "";
+  switch (type->value_case()) {
+    case onnx::TypeProto::kSequenceType:
+      return "sequence";
+    case onnx::TypeProto::kOptionalType:
+      return "optional";
+    case onnx::TypeProto::kMapType:
+      return "map";
+    default:
+      return "";
+  }
+}
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+
+// The element as double for statistics (complex: its magnitude; sub-byte ints: their value).
+template <class T>
+double stat_value(const T& v) {
+  if constexpr (is_narrow_float_v<T>)
+    return static_cast<double>(to_float(v));
+  else if constexpr (is_complex<T>::value)
+    return static_cast<double>(std::abs(v));
+  else if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, UInt4> ||
+                     std::is_same_v<T, Int2> || std::is_same_v<T, UInt2>)
+    return static_cast<double>(v.value);
+  else
+    return static_cast<double>(v);
+}
+
+void fill_random(Tensor& t, std::mt19937& rng) {
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  const int64_t n = t.numel();
+  switch (t.dtype()) {
+    case DataType::float32:
+      for (auto& x : t.mutable_span<float>()) x = uniform(rng);
+      break;
+    case DataType::float64:
+      for (auto& x : t.mutable_span<double>()) x = uniform(rng);
+      break;
+    case DataType::float16:
+      for (int64_t i = 0; i < n; ++i) t.mutable_data<Float16>()[i] = to_float16(uniform(rng));
+      break;
+    case DataType::bfloat16:
+      for (int64_t i = 0; i < n; ++i) t.mutable_data<BFloat16>()[i] = to_bfloat16(uniform(rng));
+      break;
+    default:
+      break;  // integers 0, bools false, strings empty: zero-filled already
+  }
+}
+
+}  // namespace
+
+Value read_input_file(const std::filesystem::path& path, const onnx::TypeProto* type) {
+  const std::string ext = path.extension().string();
+  if (ext == ".npy") return Value(read_npy(path));
+  if (ext == ".pb") return read_value_pb(path.string(), pb_hint(type));
+  throw_usage("cannot read " + path.string() + ": use a .npy file or a TensorProto .pb file");
+}
+
+Value random_input(const Session::Port& port, const std::map<std::string, int64_t>& dims,
+                   std::mt19937& rng) {
+  if (!port.type || !port.type->has_tensor_type())
+    throw_usage("input " + port.name + " is not a tensor: --random-inputs cannot make it");
+  const auto& tt = port.type->tensor_type();
+  auto dt = data_type_from_int(tt.elem_type());
+  if (!dt) throw_usage("input " + port.name + " has no element type: give it with --input");
+  Shape shape;
+  for (const auto& d : tt.shape().dim()) {
+    int64_t v = 1;
+    if (d.has_dim_value()) {
+      v = d.dim_value();
+    } else if (d.has_dim_param()) {
+      auto it = dims.find(d.dim_param());
+      if (it != dims.end()) v = it->second;
+    }
+    shape.push_back(v);
+  }
+  Tensor t(*dt, shape);
+  fill_random(t, rng);
+  return Value(std::move(t));
+}
+
+TensorStats tensor_stats(const Tensor& t, int first_count) {
+  TensorStats s;
+  for (int64_t i = 0; i < t.numel() && i < first_count; ++i)
+    s.first += (i ? ", " : "") + element_text(t, i, 6);
+  if (t.numel() > first_count) s.first += ", ...";
+  if (t.dtype() == DataType::string) return s;
+  s.numeric = true;
+  double sum = 0;
+  int64_t counted = 0;
+  s.min = std::numeric_limits<double>::infinity();
+  s.max = -std::numeric_limits<double>::infinity();
+  visit_type(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, std::string>) {
+      for (int64_t i = 0; i < t.numel(); ++i) {
+        const double v = stat_value(t.data<T>()[i]);
+        if (std::isnan(v)) {
+          ++s.nan_count;
+          continue;
+        }
+        s.min = std::min(s.min, v);
+        s.max = std::max(s.max, v);
+        sum += v;
+        ++counted;
+      }
+    }
+  });
+  if (counted == 0) s.min = s.max = std::nan("");
+  s.mean = counted ? sum / static_cast<double>(counted) : std::nan("");
+  return s;
+}
+
+std::string value_type_text(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::none:
+      return "none";
+    case Value::Kind::tensor:
+      return std::string(type_name(v.tensor().dtype())) + shape_to_string(v.tensor().shape());
+    case Value::Kind::sequence:
+      return "seq(" + std::string(type_name(v.sequence_elem_type())) + ") of " +
+             std::to_string(v.items().size());
+    case Value::Kind::map:
+      return "map(" + std::string(type_name(v.map_keys().dtype())) + "," +
+             std::string(type_name(v.map_values().dtype())) + ") of " +
+             std::to_string(v.map_keys().numel());
+  }
+  return "none";
+}
+
+std::string safe_file_name(const std::string& name) {
+  std::string s = name.empty() ? "output" : name;
+  for (char& c : s)
+    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
+  if (s == "." || s == "..") s = "_" + s;
+  return s;
+}
+
+}  // namespace onnxtool

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Inputs and outputs of `onnxtool run`: reading input files for a model's declared types,
+// generating seeded random inputs, and summarising outputs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+
+#include "core/exec/session.h"
+#include "core/types/value.h"
+
+namespace onnxtool {
+
+// Reads one input: .npy, or a .pb holding a TensorProto, SequenceProto, OptionalProto or
+// MapProto (picked from the declared type when there is one). Throws Error naming the file.
+Value read_input_file(const std::filesystem::path& path, const onnx::TypeProto* type);
+
+// A seeded random value for a tensor input, as ../shared/tools/ort/bench.mjs makes them: floats
+// uniform in [0, 1), integers 0 (valid as any index), bools false, strings empty. Symbolic dims
+// take their value from `dims` (name -> value); other unknown dims are 1. Throws Error(usage)
+// for inputs that are not tensors.
+Value random_input(const Session::Port& port, const std::map<std::string, int64_t>& dims,
+                   std::mt19937& rng);
+
+struct TensorStats {
+  bool numeric = false;  // min/max/mean are meaningful (every type but string)
+  double min = 0, max = 0, mean = 0;
+  int64_t nan_count = 0;
+  std::string first;  // the first few elements: "0.1, 0.2, 0.3, ..."
+};
+TensorStats tensor_stats(const Tensor& t, int first_count = 5);
+
+// "float[1,1000]", "seq(float) of 3", "none", "map(int64,float) of 5".
+std::string value_type_text(const Value& v);
+
+// An output name made safe as a file name (path separators and control characters become '_').
+std::string safe_file_name(const std::string& name);
+
+}  // namespace onnxtool

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/runner.h"
+
+#include <chrono>
+#include <new>
+
+#include "core/exec/kernel.h"
+#include "core/exec/thread_pool.h"
+#include "core/registry/schema.h"
+#include "onnx.pb.h"
+
+namespace onnxtool::exec_detail {
+
+namespace {
+
+const Value& none_value() {
+  static const Value kNone;
+  return kNone;
+}
+
+// What a kernel sees of one node during one call.
+class NodeContext final : public KernelContext {
+ public:
+  NodeContext(const Runner& runner, PlanNode& pn, const std::vector<const Value*>& inputs,
+              const Frame* frame)
+      : runner_(runner),
+        pn_(pn),
+        inputs_(inputs),
+        frame_(frame),
+        outputs_(static_cast<std::size_t>(pn.node->output_size())) {}
+
+  const onnx::NodeProto& node() const override { return *pn_.node; }
+  const OpVersion& schema() const override { return *pn_.schema; }
+  int64_t opset() const override { return pn_.opset; }
+  const AttrView& attrs() const override { return *pn_.attrs; }
+
+  std::size_t num_inputs() const override { return inputs_.size(); }
+  bool has_input(std::size_t i) const override { return i < inputs_.size() && inputs_[i]; }
+  const Value& input_value(std::size_t i) const override {
+    return has_input(i) ? *inputs_[i] : none_value();
+  }
+
+  std::size_t num_outputs() const override { return outputs_.size(); }
+  bool has_output(std::size_t i) const override {
+    return i < outputs_.size() && !pn_.node->output(static_cast<int>(i)).empty();
+  }
+  Tensor& output(std::size_t i, DataType type, Shape shape) override {
+    check_output_index(i);
+    outputs_[i] = Value(Tensor(type, std::move(shape)));
+    return outputs_[i].mutable_tensor();
+  }
+  void set_output(std::size_t i, Value value) override {
+    check_output_index(i);
+    outputs_[i] = std::move(value);
+  }
+
+  int threads() const override { return runner_.pool().size(); }
+  void parallel_for(int64_t n, int64_t grain,
+                    const std::function<void(int64_t, int64_t)>& fn) const override {
+    runner_.pool().parallel_for(n, grain, fn);
+  }
+
+  std::vector<Value> run_graph(const onnx::GraphProto& graph,
+                               const std::vector<Value>& inputs) override {
+    auto it = pn_.subgraphs.find(&graph);
+    if (it == pn_.subgraphs.end() || !frame_)
+      fail("run_graph: the graph is not an attribute of this node");
+    return runner_.run_graph(*it->second, inputs, frame_);
+  }
+
+  std::vector<Value> take_outputs() { return std::move(outputs_); }
+
+ protected:
+  std::any& cache_slot() override { return pn_.cache; }
+
+ private:
+  void check_output_index(std::size_t i) const {
+    if (i >= outputs_.size())
+      fail("output " + std::to_string(i) + " does not exist (the node has " +
+           std::to_string(outputs_.size()) + ")");
+  }
+
+  const Runner& runner_;
+  PlanNode& pn_;
+  const std::vector<const Value*>& inputs_;
+  const Frame* frame_;
+  std::vector<Value> outputs_;
+};
+
+std::string allowed_type_list(uint32_t mask) {
+  std::string s;
+  for (int t = 1; t <= kMaxDataType; ++t)
+    if (mask & (uint32_t{1} << t)) {
+      if (!s.empty()) s += ", ";
+      s += type_name(static_cast<DataType>(t));
+    }
+  return s;
+}
+
+}  // namespace
+
+const Value& resolve(const ValueRef& ref, const Frame& frame) {
+  const Frame* f = &frame;
+  for (int d = 0; d < ref.depth; ++d) f = f->parent;
+  return ref.constant ? f->plan->constants[static_cast<std::size_t>(ref.index)]
+                      : f->slots[static_cast<std::size_t>(ref.index)];
+}
+
+void Runner::fail_at(const PlanNode& pn, ErrorKind kind, const std::string& rule,
+                     const std::string& message) const {
+  throw NodeError(kind, rule, file_, pn.location, message);
+}
+
+void Runner::check_input_types(const PlanNode& pn, const std::vector<const Value*>& inputs) const {
+  for (std::size_t i = 0; i < inputs.size() && i < pn.allowed_types.size(); ++i) {
+    const uint32_t mask = pn.allowed_types[i];
+    if (!mask || !inputs[i] || !inputs[i]->is_tensor()) continue;
+    const DataType t = inputs[i]->tensor().dtype();
+    if (mask & type_bit(t)) continue;
+    fail_at(pn, ErrorKind::invalid, "exec.bad-input-type",
+            "input " + std::to_string(i) + " \"" + pn.node->input(static_cast<int>(i)) +
+                "\" has element type " + std::string(type_name(t)) + "; " + pn.schema->id() +
+                " allows " + allowed_type_list(mask));
+  }
+}
+
+std::vector<Value> Runner::invoke(PlanNode& pn, const std::vector<const Value*>& inputs,
+                                  const Frame* frame) const {
+  try {
+    if (pn.function) {
+      std::vector<Value> args;
+      args.reserve(inputs.size());
+      for (const Value* v : inputs) args.push_back(v ? *v : Value());
+      // A function body is a closed scope: no outer frame.
+      std::vector<Value> outs = run_graph(*pn.function, args, nullptr);
+      outs.resize(static_cast<std::size_t>(pn.node->output_size()));
+      return outs;
+    }
+    check_input_types(pn, inputs);
+    NodeContext ctx(*this, pn, inputs, frame);
+    pn.schema->kernel(ctx);
+    return ctx.take_outputs();
+  } catch (const NodeError&) {
+    throw;
+  } catch (const KernelFailure& f) {
+    fail_at(pn, ErrorKind::invalid, "exec.kernel-failed", f.message);
+  } catch (const Error& e) {
+    // Keep the kernel's own rule and kind; the location becomes the node.
+    std::string message = e.message();
+    if (!e.location().empty()) message = e.location() + ": " + message;
+    fail_at(pn, e.kind(), e.rule().empty() ? "exec.kernel-failed" : e.rule(), message);
+  } catch (const std::bad_alloc&) {
+    fail_at(pn, ErrorKind::internal, "exec.out-of-memory", "out of memory");
+  } catch (const std::exception& e) {
+    fail_at(pn, ErrorKind::internal, "exec.kernel-error",
+            std::string("internal error in the kernel: ") + e.what());
+  }
+}
+
+void Runner::run_node(PlanNode& pn, Frame& frame) const {
+  std::vector<const Value*> inputs;
+  inputs.reserve(pn.inputs.size());
+  for (const auto& ref : pn.inputs) inputs.push_back(ref ? &resolve(*ref, frame) : nullptr);
+  std::vector<Value> outs = invoke(pn, inputs, &frame);
+  inputs.clear();
+  for (std::size_t i = 0; i < pn.outputs.size() && i < outs.size(); ++i)
+    if (pn.outputs[i] >= 0)
+      frame.slots[static_cast<std::size_t>(pn.outputs[i])] = std::move(outs[i]);
+  for (int slot : pn.release) frame.slots[static_cast<std::size_t>(slot)] = Value();
+}
+
+void Runner::run(Frame& frame) const {
+  using Clock = std::chrono::steady_clock;
+  for (auto& pn : frame.plan->nodes) {
+    if (!frame.plan->timed) {
+      run_node(pn, frame);
+      continue;
+    }
+    const auto start = Clock::now();
+    run_node(pn, frame);
+    pn.total_ns +=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    ++pn.calls;
+  }
+}
+
+std::vector<Value> Runner::run_graph(GraphPlan& plan, const std::vector<Value>& inputs,
+                                     const Frame* parent) const {
+  Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), parent};
+  for (std::size_t i = 0; i < plan.input_slots.size(); ++i) {
+    Value v;
+    if (i < inputs.size())
+      v = inputs[i];
+    else if (plan.input_defaults[i])
+      v = plan.constants[static_cast<std::size_t>(*plan.input_defaults[i])];
+    frame.slots[static_cast<std::size_t>(plan.input_slots[i])] = std::move(v);
+  }
+  run(frame);
+  std::vector<Value> outs;
+  outs.reserve(plan.outputs.size());
+  for (const auto& ref : plan.outputs) outs.push_back(resolve(ref, frame));
+  return outs;
+}
+
+}  // namespace onnxtool::exec_detail

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/session.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "core/exec/blas.h"
+#include "core/exec/planner.h"
+#include "core/exec/runner.h"
+#include "core/exec/thread_pool.h"
+#include "core/ir/location.h"
+#include "core/ir/type_text.h"
+#include "core/model/model.h"
+#include "core/registry/registry.h"
+#include "onnx.pb.h"
+
+namespace onnxtool {
+
+using exec_detail::Frame;
+
+// ---- PlanError ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string first_message(const std::vector<Diagnostic>& problems) {
+  if (problems.empty()) return "the model cannot be run";
+  std::string m = problems.front().message;
+  if (problems.size() > 1)
+    m += " (and " + std::to_string(problems.size() - 1) + " more problem" +
+         (problems.size() == 2 ? "" : "s") + ")";
+  return m;
+}
+
+}  // namespace
+
+PlanError::PlanError(std::vector<Diagnostic> problems, std::string file)
+    : Error(ErrorKind::invalid, problems.empty() ? "exec.bad-graph" : problems.front().rule,
+            std::move(file), problems.empty() ? "" : problems.front().location,
+            first_message(problems)),
+      problems_(std::move(problems)) {}
+
+std::string PlanError::summary() const {
+  // "no kernel for A-1, B-2; <other distinct messages>"
+  const std::string kNoKernel = "no kernel for ";
+  std::vector<std::string> kernels, others;
+  std::set<std::string> seen;
+  for (const auto& d : problems_) {
+    if (!seen.insert(d.message).second) continue;
+    if (d.message.rfind(kNoKernel, 0) == 0)
+      kernels.push_back(d.message.substr(kNoKernel.size()));
+    else
+      others.push_back(d.message);
+  }
+  std::string s;
+  for (std::size_t i = 0; i < kernels.size(); ++i) s += (i ? ", " : kNoKernel) + kernels[i];
+  for (const auto& o : others) s += (s.empty() ? "" : "; ") + o;
+  return s;
+}
+
+// ---- type checks
+// ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string tensor_mismatch(const Tensor& t, const onnx::TypeProto::Tensor& want) {
+  if (want.elem_type() != 0 && static_cast<int32_t>(t.dtype()) != want.elem_type())
+    return "has element type " + std::string(type_name(t.dtype())) + ", expected " +
+           elem_type_to_string(want.elem_type());
+  if (!want.has_shape()) return "";
+  const auto& dims = want.shape().dim();
+  bool ok = dims.size() == t.rank();
+  for (int i = 0; ok && i < dims.size(); ++i)
+    if (dims[i].has_dim_value() && dims[i].dim_value() != t.shape()[static_cast<std::size_t>(i)])
+      ok = false;
+  if (ok) return "";
+  return "has shape " + shape_to_string(t.shape()) + ", expected " + shape_to_string(want.shape());
+}
+
+}  // namespace
+
+std::string value_type_mismatch(const Value& v, const onnx::TypeProto& type) {
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      if (!v.is_tensor()) return "is " + v.describe() + ", expected a tensor";
+      return tensor_mismatch(v.tensor(), type.tensor_type());
+    case onnx::TypeProto::kSequenceType:
+      if (!v.is_sequence()) return "is " + v.describe() + ", expected a sequence";
+      for (std::size_t i = 0; i < v.items().size(); ++i) {
+        std::string why = value_type_mismatch(v.items()[i], type.sequence_type().elem_type());
+        if (!why.empty()) return "element " + std::to_string(i) + " " + why;
+      }
+      return "";
+    case onnx::TypeProto::kOptionalType:
+      return v.is_none() ? "" : value_type_mismatch(v, type.optional_type().elem_type());
+    case onnx::TypeProto::kMapType:
+      if (!v.is_map()) return "is " + v.describe() + ", expected a map";
+      if (static_cast<int32_t>(v.map_keys().dtype()) != type.map_type().key_type())
+        return "has keys of type " + std::string(type_name(v.map_keys().dtype())) + ", expected " +
+               elem_type_to_string(type.map_type().key_type());
+      return "";
+    default:
+      return "";
+  }
+}
+
+std::string describe_ports(const std::vector<Session::Port>& ports) {
+  std::string s;
+  for (const auto& p : ports) {
+    if (!s.empty()) s += ", ";
+    s += p.name + ": " + (p.type ? type_to_string(*p.type) : "(no type)");
+    if (p.has_initializer) s += " (optional)";
+  }
+  return s.empty() ? "no inputs" : s;
+}
+
+// ---- Session ------------------------------------------------------------------------------------
+
+Session::Session(const Model& model, SessionOptions options)
+    : model_(model), options_(std::move(options)) {
+  const auto start = std::chrono::steady_clock::now();
+  // OpenBLAS sets environment variables while it loads: do it before any worker thread exists.
+  blas::info();
+  pool_ = std::make_unique<ThreadPool>(options_.threads);
+  runner_ = std::make_unique<exec_detail::Runner>(*pool_, model.name);
+  const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
+  exec_detail::PlanContext ctx{model, registry, options_, *runner_, stats_, {}, {}, {}, 0};
+  plan_ = exec_detail::plan_model(ctx);
+
+  const auto& g = model.proto->graph();
+  std::set<std::string> initializers;
+  for (const auto& t : g.initializer()) initializers.insert(t.name());
+  for (const auto& in : g.input())
+    inputs_.push_back(
+        {in.name(), in.has_type() ? &in.type() : nullptr, initializers.count(in.name()) > 0});
+  for (const auto& out : g.output())
+    outputs_.push_back({out.name(), out.has_type() ? &out.type() : nullptr, false});
+  stats_.plan_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  spdlog::debug("planned {}: {} nodes to run, {} folded at load ({} bytes), {:.1f} ms", model.name,
+                stats_.nodes, stats_.folded_nodes, stats_.constant_bytes, stats_.plan_ms);
+}
+
+Session::~Session() = default;
+
+int Session::threads() const {
+  return pool_->size();
+}
+
+void Session::bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds,
+                         Frame& frame) const {
+  auto bad = [&](const std::string& message) {
+    throw Error(ErrorKind::usage, "exec.bad-input", model_.name, "",
+                message + "; the model expects " + describe_ports(inputs_));
+  };
+  std::vector<bool> given(inputs_.size(), false);
+  for (const auto& [name, value] : feeds) {
+    std::size_t i = 0;
+    while (i < inputs_.size() && inputs_[i].name != name) ++i;
+    if (i == inputs_.size()) bad("the model has no input " + quoted_name(name));
+    if (given[i]) bad("input " + quoted_name(name) + " is given twice");
+    given[i] = true;
+    if (inputs_[i].type) {
+      const std::string why = value_type_mismatch(value, *inputs_[i].type);
+      if (!why.empty()) bad("input " + quoted_name(name) + " " + why);
+    }
+    frame.slots[static_cast<std::size_t>(plan_->input_slots[i])] = value;
+  }
+  std::string missing;
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (given[i]) continue;
+    if (const auto& d = plan_->input_defaults[i]) {
+      frame.slots[static_cast<std::size_t>(plan_->input_slots[i])] =
+          plan_->constants[static_cast<std::size_t>(*d)];
+      continue;
+    }
+    missing += (missing.empty() ? "" : ", ") + quoted_name(inputs_[i].name);
+  }
+  if (!missing.empty()) bad("missing input " + missing);
+}
+
+std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>& feeds) {
+  std::lock_guard<std::mutex> lock(run_mutex_);
+  Frame frame{plan_.get(), std::vector<Value>(static_cast<std::size_t>(plan_->num_slots)), nullptr};
+  bind_feeds(feeds, frame);
+  runner_->run(frame);
+  std::vector<Value> outs;
+  outs.reserve(plan_->outputs.size());
+  for (const auto& ref : plan_->outputs) outs.push_back(exec_detail::resolve(ref, frame));
+  return outs;
+}
+
+std::vector<NodeProfile> Session::profile() const {
+  std::vector<NodeProfile> out;
+  for (const auto& pn : plan_->nodes) {
+    const auto& n = *pn.node;
+    out.push_back({pn.location, n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type(),
+                   pn.calls, pn.total_ns});
+  }
+  return out;
+}
+
+}  // namespace onnxtool

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reference executor: plans a model once, then runs it on inputs.
+//
+//   Model m = load_model("model.onnx", {}, sink);
+//   Session s(m, {.threads = 2});
+//   std::vector<Value> outs = s.run({{"x", Value(x)}});
+//
+// Planning binds every node to a kernel (registry lookup by domain, op type and the opset the
+// model imports), a model-local function, or the function body the spec gives the operator;
+// nodes with none are collected into one PlanError. Initializers are used in place (views of
+// the model's raw_data or mapped external file). Deterministic nodes whose inputs are all
+// constants (initializers that are not graph inputs, Constant nodes, earlier folded nodes) run
+// once, here, and their outputs become constants. Every value is dropped right after its last
+// use. Subgraphs (If/Loop/Scan bodies) are planned with their parent as outer scope.
+//
+// Buffer reuse goes through the allocator: a dropped value's storage is freed at once, and glibc
+// hands the same block to the next allocation of a similar size (measured on a chain of
+// element-wise nodes: no page fault per run for tensors up to 32 MiB after the first run).
+// Blocks above 32 MiB are mmap'd afresh each time; a pool in the executor would keep those too,
+// but needs Tensor storage whose release the executor controls (a Storage::adopt(data, bytes,
+// release) in core/types), which does not exist yet.
+//
+// A kernel's failure at run time (KernelFailure, Error, any std::exception) becomes one Error
+// whose location names the node, nested through subgraphs and function calls.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/diag/error.h"
+#include "core/types/value.h"
+
+namespace onnx {
+class FunctionProto;
+class TypeProto;
+}  // namespace onnx
+
+namespace onnxtool {
+
+struct Model;
+struct OpVersion;
+class Registry;
+class ThreadPool;
+
+// Turns an operator's function body (OpVersion::function_body, the ONNX textual syntax) into a
+// FunctionProto; returns nullptr when it cannot. Provided by core/text; see function_body.h.
+using FunctionBodyParser =
+    std::function<std::shared_ptr<const onnx::FunctionProto>(const OpVersion&)>;
+
+struct SessionOptions {
+  int threads = 0;                     // 0: every hardware thread
+  const Registry* registry = nullptr;  // nullptr: Registry::standard()
+  bool fold_constants = true;
+  bool profile = false;  // time every node of the main graph
+  // nullptr: the parser core/text registers (default_function_body_parser()), if any.
+  FunctionBodyParser function_parser;
+};
+
+// Every problem planning found, each a diagnostic naming the node; what() is the first one and a
+// count of the rest. Rules: exec.no-kernel, exec.undefined-value, exec.bad-function,
+// exec.unknown-domain, exec.bad-graph.
+class PlanError : public Error {
+ public:
+  PlanError(std::vector<Diagnostic> problems, std::string file);
+  const std::vector<Diagnostic>& problems() const { return problems_; }
+  // "no kernel for Foo-13, Bar-7" style summary of the distinct messages (for test reports).
+  std::string summary() const;
+
+ private:
+  std::vector<Diagnostic> problems_;
+};
+
+struct NodeProfile {
+  std::string location;  // graph.node[3] "conv1" (Conv)
+  std::string op_type;   // domain-qualified when not the default domain
+  int64_t calls = 0;
+  int64_t total_ns = 0;
+};
+
+struct SessionStats {
+  int64_t nodes = 0;           // nodes run per call of the main graph (after folding)
+  int64_t folded_nodes = 0;    // nodes computed once at load
+  int64_t constant_bytes = 0;  // bytes held by folded constants
+  int64_t function_calls = 0;  // nodes run through a function body
+  double plan_ms = 0;          // planning incl. folding
+};
+
+namespace exec_detail {
+struct GraphPlan;
+struct Frame;
+class Runner;
+}  // namespace exec_detail
+
+class Session {
+ public:
+  // Keeps a reference to `model` (its proto and mapped data must outlive the session).
+  // Throws PlanError when a node cannot be run, Error for other model problems.
+  explicit Session(const Model& model, SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  struct Port {
+    std::string name;
+    const onnx::TypeProto* type = nullptr;  // nullptr when the model gives none
+    bool has_initializer = false;           // an input with a default (may be omitted)
+  };
+  // Graph inputs in order (including initializer-backed ones), and graph outputs.
+  const std::vector<Port>& inputs() const { return inputs_; }
+  const std::vector<Port>& outputs() const { return outputs_; }
+
+  // Runs the main graph. feeds: by input name; inputs with an initializer may be omitted.
+  // Wrong names, missing inputs, and values whose kind, element type or rank (or a fixed dim)
+  // disagree with the model's declaration are an Error (rule exec.bad-input) that lists what the
+  // model expects. Returns the outputs in graph order. Calls are serialised.
+  std::vector<Value> run(const std::vector<std::pair<std::string, Value>>& feeds);
+
+  const SessionStats& stats() const { return stats_; }
+  // Per node of the main graph, accumulated over every run since creation (options.profile).
+  std::vector<NodeProfile> profile() const;
+  int threads() const;
+
+ private:
+  void bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds,
+                  exec_detail::Frame& frame) const;
+
+  const Model& model_;
+  SessionOptions options_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<exec_detail::Runner> runner_;
+  std::unique_ptr<exec_detail::GraphPlan> plan_;
+  std::vector<Port> inputs_, outputs_;
+  SessionStats stats_;
+  std::mutex run_mutex_;
+};
+
+// A one-line description of what the model expects, for error messages:
+// "x: float[N,3,224,224], mask: bool[N] (optional)".
+std::string describe_ports(const std::vector<Session::Port>& ports);
+
+// Checks a value against a declared type; returns "" when it fits, else why not
+// ("has element type int32, expected float").
+std::string value_type_mismatch(const Value& v, const onnx::TypeProto& type);
+
+}  // namespace onnxtool

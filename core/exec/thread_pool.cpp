@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/thread_pool.h"
+
+#include <algorithm>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace onnxtool {
+
+namespace {
+
+thread_local int t_region_depth = 0;
+
+// Marks the current thread as running a parallel_for body while alive.
+struct RegionGuard {
+  RegionGuard() { ++t_region_depth; }
+  ~RegionGuard() { --t_region_depth; }
+  RegionGuard(const RegionGuard&) = delete;
+  RegionGuard& operator=(const RegionGuard&) = delete;
+};
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+// Workers poll this many times before sleeping: kernels often issue parallel_for calls back to
+// back, and waking a sleeping thread costs tens of microseconds; a short poll (a few
+// microseconds) keeps that latency off small operators without burning a core when idle.
+constexpr int kSpinPolls = 4000;
+
+}  // namespace
+
+int resolve_thread_count(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw ? static_cast<int>(hw) : 1;
+}
+
+ThreadPool::ThreadPool(int threads) : size_(resolve_thread_count(threads)) {
+  workers_.reserve(static_cast<std::size_t>(size_ - 1));
+  for (int i = 1; i < size_; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    published_.store(++generation_, std::memory_order_release);
+  }
+  wake_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+bool ThreadPool::in_parallel_region() {
+  return t_region_depth > 0;
+}
+
+void ThreadPool::run_inline(int64_t n, const RangeFn& fn) {
+  RegionGuard guard;
+  fn(0, n);
+}
+
+void ThreadPool::parallel_for(int64_t n, int64_t grain, const RangeFn& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  const int64_t max_chunks = (n + grain - 1) / grain;
+  if (size_ == 1 || max_chunks == 1 || in_parallel_region()) return run_inline(n, fn);
+  // Another thread (a second run on a shared pool) owns the workers: do the work here.
+  std::unique_lock<std::mutex> owner(busy_, std::try_to_lock);
+  if (!owner.owns_lock()) return run_inline(n, fn);
+
+  // A few chunks per thread even out uneven work without much scheduling overhead.
+  Job job;
+  job.fn = &fn;
+  job.n = n;
+  const int64_t chunks = std::min<int64_t>(max_chunks, static_cast<int64_t>(size_) * 4);
+  job.chunk = (n + chunks - 1) / chunks;
+  job.chunks = (n + job.chunk - 1) / job.chunk;
+  job.pending.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = &job;
+    published_.store(++generation_, std::memory_order_release);
+  }
+  wake_.notify_all();
+  run_chunks(job);
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return job.pending.load(std::memory_order_acquire) == 0; });
+    job_ = nullptr;
+  }
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+void ThreadPool::run_chunks(Job& job) {
+  RegionGuard guard;
+  for (;;) {
+    const int64_t c = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (c >= job.chunks || job.failed.load(std::memory_order_relaxed)) return;
+    const int64_t begin = c * job.chunk;
+    const int64_t end = std::min(job.n, begin + job.chunk);
+    try {
+      (*job.fn)(begin, end);
+    } catch (...) {
+      // Only the first failure is kept; the flag stops everyone else at their next chunk.
+      if (!job.failed.exchange(true)) job.error = std::current_exception();
+      return;
+    }
+  }
+}
+
+void ThreadPool::worker_loop() {
+  uint64_t seen = 0;
+  for (;;) {
+    for (int i = 0; i < kSpinPolls && published_.load(std::memory_order_acquire) == seen; ++i)
+      cpu_relax();
+    Job* job = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+    }
+    if (!job) continue;
+    run_chunks(*job);
+    if (job->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_one();
+    }
+  }
+}
+
+}  // namespace onnxtool

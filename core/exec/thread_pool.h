@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// The executor's worker threads: one pool per Session, sized by --threads, used by kernels
+// through KernelContext::parallel_for (and by the BLAS wrapper to split a GEMM).
+//
+// The calling thread takes part in the work, so a pool of N runs at most N threads at once.
+// A parallel_for issued from inside a parallel_for body runs inline on the calling thread:
+// nesting never multiplies threads.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace onnxtool {
+
+// Threads to use when the user asked for `requested` (0: every hardware thread).
+int resolve_thread_count(int requested);
+
+class ThreadPool {
+ public:
+  using RangeFn = std::function<void(int64_t, int64_t)>;
+
+  // threads: total threads including the caller (0: every hardware thread).
+  explicit ThreadPool(int threads = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return size_; }
+
+  // Runs fn(begin, end) over [0, n) in chunks of at least `grain` items and returns when all are
+  // done. The first exception thrown by fn is rethrown here (remaining chunks are skipped).
+  void parallel_for(int64_t n, int64_t grain, const RangeFn& fn);
+
+  // True on a thread that is running a parallel_for body (of any pool).
+  static bool in_parallel_region();
+
+ private:
+  struct Job {
+    const RangeFn* fn = nullptr;
+    int64_t n = 0, chunk = 1, chunks = 0;
+    std::atomic<int64_t> next{0};
+    std::atomic<int> pending{0};  // workers still inside this job
+    std::exception_ptr error;
+    std::atomic<bool> failed{false};
+  };
+
+  void worker_loop();
+  void run_chunks(Job& job);
+  void run_inline(int64_t n, const RangeFn& fn);
+
+  int size_ = 1;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;  // guards job_, generation_, stop_, error
+  std::condition_variable wake_, done_;
+  Job* job_ = nullptr;
+  uint64_t generation_ = 0;
+  std::atomic<uint64_t> published_{0};  // generation_ readable without the lock, for spinning
+  bool stop_ = false;
+  std::mutex busy_;  // held by the thread that owns the current job
+};
+
+}  // namespace onnxtool

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the element-wise operator families share (unary_math.cpp, activations.cpp,
+// binary_math.cpp, comparison.cpp, logical.cpp, where.cpp, cast.cpp): element type lists and
+// dispatch, the arithmetic type of narrow floats, numpy and legacy (Add-1/6) broadcasting, and
+// the loops that apply a per-element function to whole tensors.
+//
+// Each operator's file keeps its own per-element function and says which types it takes:
+//
+//   op.from(7).infer(broadcast_elementwise('+')).kernel(ew::binary_kernel<ew::NumericTypes>(
+//       [](auto a, auto b) { return ew::wrap_add(a, b); }));
+//
+// Loops. The fast path walks the output in rows of the innermost (collapsed) dimension, where
+// each input advances by 0 or 1 element: same-shape tensors are one contiguous row, a scalar or a
+// per-row operand is a constant or a restarting row, and the compiler vectorises each case;
+// large outputs are split across threads. The reference path computes every element's input
+// offsets from its multi-index: obviously right, used for strings and by the tests that hold
+// the fast path to it.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/types/float_formats.h"
+#include "ops/op.h"
+
+namespace onnxtool::ops::ew {
+
+// ---- element types ---------------------------------------------------------------------------
+
+template <class... Ts>
+struct Types {};
+template <class... A, class... B>
+constexpr Types<A..., B...> operator|(Types<A...>, Types<B...>) {
+  return {};
+}
+
+using FloatTypes = Types<float, double, Float16, BFloat16>;
+using SignedIntTypes = Types<int8_t, int16_t, int32_t, int64_t>;
+using UnsignedIntTypes = Types<uint8_t, uint16_t, uint32_t, uint64_t>;
+using IntTypes = decltype(SignedIntTypes{} | UnsignedIntTypes{});
+using NumericTypes = decltype(FloatTypes{} | IntTypes{});
+using SignedNumericTypes = decltype(FloatTypes{} | SignedIntTypes{});
+
+// Fails the node: no kernel for element type `t` (the executor has already checked the schema's
+// constraints, so this means a type the operator allows but this kernel does not handle).
+[[noreturn]] void fail_type(const KernelContext& ctx, DataType t);
+
+// Calls f(T{}) for the C++ element type T in the list that stands for `t`.
+template <class... Ts, class F>
+void dispatch(const KernelContext& ctx, DataType t, Types<Ts...>, F&& f) {
+  const bool done = ((data_type_of<Ts>() == t && (f(Ts{}), true)) || ...);
+  if (!done) fail_type(ctx, t);
+}
+
+// float16, bfloat16 and the float8/float4 formats: stored as bit patterns, computed in float.
+template <class T>
+inline constexpr bool is_narrow_v = is_narrow_float_v<T>;
+
+// The type arithmetic runs in: float for the narrow floats (rounded back once per result, as
+// the spec allows), the element type itself otherwise.
+template <class T>
+using compute_t = std::conditional_t<is_narrow_v<T>, float, T>;
+
+template <class T>
+inline decltype(auto) load(const T& v) {
+  if constexpr (is_narrow_v<T>)
+    return to_float(v);
+  else
+    return (v);  // a reference: strings are not copied
+}
+template <class T>
+inline T store(compute_t<T> v) {
+  if constexpr (is_narrow_v<T>)
+    return narrow_float<T>(v);
+  else
+    return v;
+}
+
+// Element pointers; string tensors keep their elements apart from the byte storage.
+template <class T>
+const T* cdata(const Tensor& t) {
+  if constexpr (std::is_same_v<T, std::string>)
+    return t.strings().data();
+  else
+    return t.data<T>();
+}
+template <class T>
+T* mdata(Tensor& t) {
+  if constexpr (std::is_same_v<T, std::string>)
+    return t.mutable_strings().data();
+  else
+    return t.mutable_data<T>();
+}
+
+// Elements per thread chunk: one chunk costs a few microseconds to hand out, so cheap
+// functions (an add, a compare) need many elements per chunk and costly ones (exp, erf) fewer.
+inline constexpr int64_t kCheapGrain = int64_t{1} << 15;
+inline constexpr int64_t kCostlyGrain = int64_t{1} << 11;
+
+// ---- integer arithmetic without undefined behaviour -----------------------------------------
+// Signed overflow wraps (two's complement), as numpy and every runtime do; computed on the
+// unsigned type because signed overflow is undefined in C++.
+
+template <class T>
+inline T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return static_cast<T>(a + b);
+  }
+}
+template <class T>
+inline T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+  } else {
+    return static_cast<T>(a - b);
+  }
+}
+template <class T>
+inline T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    // uint16 * uint16 promotes to (signed) int and may overflow it: multiply as uint64.
+    return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  } else {
+    return a * b;
+  }
+}
+template <class T>
+inline T wrap_neg(T a) {
+  return wrap_sub(T{0}, a);
+}
+
+// ---- numeric conversion with Cast's rules ------------------------------------------------------
+
+// float -> integer. In range: truncation toward zero. Out of range the spec leaves it undefined;
+// this gives what x86 hardware (and so numpy) gives, without undefined behaviour in C++: the
+// value truncated to int64 and wrapped to the target, with NaN, infinities and values beyond
+// int64 becoming INT64_MIN first (uint64 takes [0, 2^64) exactly).
+template <class T>
+T float_to_int(double x) {
+  static_assert(std::is_integral_v<T>);
+  constexpr double two63 = 9223372036854775808.0;
+  if constexpr (std::is_same_v<T, uint64_t>) {
+    if (x >= 0 && x < 2 * two63) return static_cast<uint64_t>(x);
+  }
+  int64_t v = std::numeric_limits<int64_t>::min();
+  if (x > -two63 - 1 && x < two63) v = static_cast<int64_t>(x);  // NaN fails both tests
+  return static_cast<T>(v);
+}
+
+// Number -> number, as Cast converts between the plain C++ arithmetic types and the narrow floats
+// (integers wrap, float -> integer as float_to_int, anything -> bool is "not zero").
+template <class To, class From>
+To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (is_narrow_v<From>) {
+    return convert<To>(to_float(v));
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From{0};
+  } else if constexpr (is_narrow_v<To>) {
+    return store<To>(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    return float_to_int<To>(static_cast<double>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// ---- broadcasting ----------------------------------------------------------------------------
+
+// How to walk an output and its broadcast inputs: the output's dims with runs of dims that every
+// input steps through alike merged into one (a same-shape add is one dim), size-1 dims dropped.
+struct Broadcast {
+  Shape shape;                                // the output's shape
+  int64_t numel = 0;                          // its element count
+  std::vector<int64_t> dims;                  // the collapsed dims, at least one
+  std::vector<std::vector<int64_t>> strides;  // per input, per collapsed dim: 0 when broadcast
+
+  // The innermost stride of input k: 0 (broadcast) or 1.
+  int64_t inner_stride(std::size_t k) const { return strides[k].back(); }
+};
+
+// The multidirectional (numpy) broadcast of the shapes (Broadcasting.md); fail()s naming them all
+// when two dims differ and neither is 1.
+Shape broadcast_shapes(const KernelContext& ctx, std::span<const Shape* const> shapes);
+// The plan for walking `out` with inputs of the given shapes, each broadcastable to it.
+Broadcast plan_broadcast(const Shape& out, std::span<const Shape* const> inputs);
+
+// Add-1/6 (and the other operators of opset 1 with `broadcast` and `axis` attributes): B
+// broadcasts to A only when broadcast=1, either as a one-element tensor or with its shape equal
+// to a contiguous run of A's dims starting at `axis` (by default the suffix). Returns B's shape
+// written so that numpy broadcasting against A means the same; fail()s otherwise.
+Shape legacy_operand_shape(const KernelContext& ctx, const Shape& a, const Shape& b);
+
+enum class Bcast {
+  numpy,   // multidirectional, Broadcasting.md
+  legacy,  // opset 1-6: B to A under the broadcast/axis attributes
+  none,    // Sum/Mean/Max/Min before opset 8: all inputs have one shape
+};
+
+// Walks output elements [begin, end) of the plan row by row: row(offsets, at, n) gets each
+// input's element offset at output element `at`, for n elements along the innermost dim.
+template <std::size_t N, class Row>
+void walk_rows(const Broadcast& p, int64_t begin, int64_t end, Row&& row) {
+  const std::size_t outer_rank = p.dims.size() - 1;
+  const int64_t inner = p.dims.back();
+  std::vector<int64_t> idx(outer_rank, 0);
+  std::array<int64_t, N> base{};
+  int64_t outer = begin / inner, pos = begin % inner;
+  for (std::size_t d = outer_rank; d-- > 0;) {
+    idx[d] = outer % p.dims[d];
+    outer /= p.dims[d];
+    for (std::size_t k = 0; k < N; ++k) base[k] += idx[d] * p.strides[k][d];
+  }
+  for (int64_t at = begin; at < end;) {
+    const int64_t n = std::min(inner - pos, end - at);
+    std::array<int64_t, N> off{};
+    for (std::size_t k = 0; k < N; ++k) off[k] = base[k] + pos * p.strides[k][outer_rank];
+    row(off, at, n);
+    at += n;
+    pos = 0;
+    for (std::size_t d = outer_rank; d-- > 0;) {  // the next row: an odometer over outer dims
+      for (std::size_t k = 0; k < N; ++k) base[k] += p.strides[k][d];
+      if (++idx[d] < p.dims[d]) break;
+      for (std::size_t k = 0; k < N; ++k) base[k] -= p.dims[d] * p.strides[k][d];
+      idx[d] = 0;
+    }
+  }
+}
+
+// The reference: input k's element offset for output element i, from the multi-index of i.
+template <std::size_t N>
+std::array<int64_t, N> reference_offsets(const Shape& out, const std::array<const Shape*, N>& ins,
+                                         int64_t i) {
+  std::array<int64_t, N> off{}, stride{};
+  stride.fill(1);
+  for (std::size_t d = out.size(); d-- > 0;) {
+    const int64_t coord = i % out[d];
+    i /= out[d];
+    for (std::size_t k = 0; k < N; ++k) {
+      const Shape& s = *ins[k];
+      const std::size_t lead = out.size() - s.size();
+      if (d < lead) continue;
+      const int64_t dim = s[d - lead];
+      if (dim != 1) off[k] += coord * stride[k];
+      stride[k] *= dim;
+    }
+  }
+  return off;
+}
+
+// One row of a binary operation, specialised on which operands advance, so that each case is a
+// plain loop the compiler vectorises (same shape; scalar or per-row operand on either side).
+template <class A, class B, class R, class F>
+inline void binary_row(const A* a, int64_t sa, const B* b, int64_t sb, R* r, int64_t n,
+                       const F& f) {
+  if (sa && sb) {
+    for (int64_t i = 0; i < n; ++i) r[i] = f(a[i], b[i]);
+  } else if (sa) {
+    const B bv = b[0];
+    for (int64_t i = 0; i < n; ++i) r[i] = f(a[i], bv);
+  } else if (sb) {
+    const A av = a[0];
+    for (int64_t i = 0; i < n; ++i) r[i] = f(av, b[i]);
+  } else {
+    const R v = f(a[0], b[0]);
+    for (int64_t i = 0; i < n; ++i) r[i] = v;
+  }
+}
+
+// r = f(a, b) over the plan's output (r may be a itself: each element is read before written).
+template <class A, class B, class R, class F>
+void binary_loop(const KernelContext& ctx, const Broadcast& p, const A* a, const B* b, R* r,
+                 const F& f, int64_t grain) {
+  ctx.parallel_for(p.numel, grain, [&](int64_t begin, int64_t end) {
+    walk_rows<2>(p, begin, end, [&](const std::array<int64_t, 2>& off, int64_t at, int64_t n) {
+      binary_row(a + off[0], p.inner_stride(0), b + off[1], p.inner_stride(1), r + at, n, f);
+    });
+  });
+}
+
+// The same, one element at a time from multi-indices, on the calling thread.
+template <class A, class B, class R, class F>
+void binary_reference(const Shape& out, const Shape& sa, const Shape& sb, const A* a, const B* b,
+                      R* r, const F& f) {
+  int64_t n = 1;
+  for (int64_t d : out) n *= d;
+  const std::array<const Shape*, 2> ins{&sa, &sb};
+  for (int64_t i = 0; i < n; ++i) {
+    const auto off = reference_offsets<2>(out, ins, i);
+    r[i] = f(a[off[0]], b[off[1]]);
+  }
+}
+
+// y = f(x) element by element (x and y have the same element count).
+template <class In, class Out, class F>
+void unary_loop(const KernelContext& ctx, const In* x, Out* y, int64_t n, const F& f,
+                int64_t grain) {
+  ctx.parallel_for(n, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) y[i] = f(x[i]);
+  });
+}
+
+// ---- kernels ---------------------------------------------------------------------------------
+
+// What f gives on Arity arguments of compute_t<T>: the element type R of the output (T, or bool
+// for predicates and comparisons).
+template <class T, class F, int Arity = 1>
+struct Lifted {
+  using C = compute_t<T>;
+  using result =
+      std::decay_t<typename std::conditional_t<Arity == 1, std::invoke_result<const F&, C>,
+                                               std::invoke_result<const F&, C, C>>::type>;
+  static constexpr bool to_bool = std::is_same_v<result, bool> && !std::is_same_v<T, bool>;
+  using R = std::conditional_t<to_bool, bool, T>;
+};
+
+// f applied to stored elements, narrow floats converted on the way in and out.
+template <class T, class F>
+auto lift_unary(const F& f) {
+  using R = typename Lifted<T, F>::R;
+  return [&f](const T& v) -> R {
+    if constexpr (std::is_same_v<R, T>)
+      return store<T>(f(load(v)));
+    else
+      return f(load(v));
+  };
+}
+
+template <class T, class F>
+auto lift_binary(const F& f) {
+  using R = typename Lifted<T, F, 2>::R;
+  return [&f](const T& x, const T& y) -> R {
+    if constexpr (std::is_same_v<R, T>)
+      return store<T>(f(load(x), load(y)));
+    else
+      return f(load(x), load(y));
+  };
+}
+
+// A kernel applying make(ctx)(x) to every element of input 0, for the element types in L. The
+// maker reads attributes once per run (alpha, beta...); unary_kernel wraps a plain function.
+template <class L, class Make>
+KernelFn unary_kernel_with(Make make, int64_t grain = kCheapGrain) {
+  return [make, grain](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    const auto f = make(static_cast<const KernelContext&>(ctx));
+    dispatch(ctx, x.dtype(), L{}, [&](auto tag) {
+      using T = decltype(tag);
+      using R = typename Lifted<T, decltype(f)>::R;
+      Tensor& y = ctx.output(0, data_type_of<R>(), x.shape());
+      unary_loop(ctx, cdata<T>(x), mdata<R>(y), x.numel(), lift_unary<T>(f), grain);
+    });
+  };
+}
+template <class L, class F>
+KernelFn unary_kernel(F f, int64_t grain = kCheapGrain) {
+  return unary_kernel_with<L>([f](const KernelContext&) { return f; }, grain);
+}
+
+// The shapes of inputs 0 and 1 as broadcasting sees them (B re-aligned under `legacy`).
+std::pair<Shape, Shape> operand_shapes(const KernelContext& ctx, const Tensor& a, const Tensor& b,
+                                       Bcast mode);
+// Fails unless inputs 0 and 1 have one element type.
+void require_same_type(const KernelContext& ctx, const Tensor& a, const Tensor& b);
+
+// r = f(a, b) for the tensors a and b of element type T, broadcast as `mode` says, into output 0.
+template <class T, class F>
+void run_binary(KernelContext& ctx, const Tensor& a, const Tensor& b, const F& f, Bcast mode,
+                int64_t grain) {
+  using R = typename Lifted<T, F, 2>::R;
+  const auto [sa, sb] = operand_shapes(ctx, a, b, mode);
+  const std::array<const Shape*, 2> shapes{&sa, &sb};
+  const Shape out = broadcast_shapes(ctx, shapes);
+  Tensor& y = ctx.output(0, data_type_of<R>(), out);
+  const auto g = lift_binary<T>(f);
+  if constexpr (std::is_same_v<T, std::string>) {
+    binary_reference(out, sa, sb, cdata<T>(a), cdata<T>(b), mdata<R>(y), g);
+  } else {
+    binary_loop(ctx, plan_broadcast(out, shapes), cdata<T>(a), cdata<T>(b), mdata<R>(y), g, grain);
+  }
+}
+
+// A kernel computing make(ctx)(a, b) with broadcasting, for inputs of one element type in L.
+template <class L, class Make>
+KernelFn binary_kernel_with(Make make, Bcast mode = Bcast::numpy, int64_t grain = kCheapGrain) {
+  return [make, mode, grain](KernelContext& ctx) {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    require_same_type(ctx, a, b);
+    const auto f = make(static_cast<const KernelContext&>(ctx));
+    dispatch(ctx, a.dtype(), L{},
+             [&](auto tag) { run_binary<decltype(tag)>(ctx, a, b, f, mode, grain); });
+  };
+}
+template <class L, class F>
+KernelFn binary_kernel(F f, Bcast mode = Bcast::numpy, int64_t grain = kCheapGrain) {
+  return binary_kernel_with<L>([f](const KernelContext&) { return f; }, mode, grain);
+}
+
+// Checks that every input has one shape (Bcast::none) or broadcasts; returns the output shape.
+Shape variadic_shape(const KernelContext& ctx, const std::vector<const Tensor*>& ins, Bcast mode);
+
+template <class T, class G, class Finish>
+void run_variadic(KernelContext& ctx, const std::vector<const Tensor*>& ins, const G& g, Bcast mode,
+                  const Finish& finish) {
+  const Shape out = variadic_shape(ctx, ins, mode);
+  Tensor& y = ctx.output(0, data_type_of<T>(), out);
+  T* r = mdata<T>(y);
+  // The first input broadcast into the output, then each further one folded in place.
+  const std::array<const Shape*, 1> first{&ins[0]->shape()};
+  const Broadcast p0 = plan_broadcast(out, first);
+  const T* x0 = cdata<T>(*ins[0]);
+  ctx.parallel_for(p0.numel, kCheapGrain, [&](int64_t begin, int64_t end) {
+    walk_rows<1>(p0, begin, end, [&](const std::array<int64_t, 1>& off, int64_t at, int64_t n) {
+      const int64_t s = p0.inner_stride(0);
+      for (int64_t i = 0; i < n; ++i) r[at + i] = x0[off[0] + i * s];
+    });
+  });
+  for (std::size_t k = 1; k < ins.size(); ++k) {
+    const std::array<const Shape*, 2> shapes{&out, &ins[k]->shape()};
+    binary_loop(ctx, plan_broadcast(out, shapes), r, cdata<T>(*ins[k]), r, g, kCheapGrain);
+  }
+  finish(ctx, r, y.numel(), static_cast<int64_t>(ins.size()));
+}
+
+// Sum, Mean, Max, Min: f folded over every input with broadcasting (or, before opset 8, inputs
+// of one shape), then finish(acc, count) applied to each result (Mean divides).
+template <class L, class F, class Finish>
+KernelFn variadic_kernel(F f, Bcast mode, Finish finish) {
+  return [f, mode, finish](KernelContext& ctx) {
+    std::vector<const Tensor*> ins;
+    for (std::size_t i = 0; i < ctx.num_inputs(); ++i)
+      if (ctx.has_input(i)) ins.push_back(&ctx.input(i));
+    if (ins.empty()) ctx.fail("needs at least one input");
+    for (const Tensor* t : ins) require_same_type(ctx, *ins[0], *t);
+    dispatch(ctx, ins[0]->dtype(), L{}, [&](auto tag) {
+      using T = decltype(tag);
+      run_variadic<T>(ctx, ins, lift_binary<T>(f), mode, finish);
+    });
+  };
+}
+
+// ---- inference -------------------------------------------------------------------------------
+
+// Output 0's dims under the legacy rule: A's dims, B checked against them (unified with them when
+// broadcast=0); nullopt when unknown.
+std::optional<Dims> legacy_output_dims(const InferContext& ctx);
+// Two inputs of one element type; output 0 of that type (or `out_elem`, BOOL for comparisons) and
+// of the broadcast shape. With Bcast::numpy and `values_op` also data propagation (see
+// broadcast_elementwise in core/infer/helpers.h).
+InferFn infer_binary(Bcast mode, int32_t out_elem = 0, char values_op = 0);
+// Sum/Mean/Max/Min: every input of one type; the shapes broadcast (or, Bcast::none, are equal).
+InferFn infer_variadic(Bcast mode, char values_op = 0);
+// An integer element type (not bool)?
+bool is_integer_elem(int32_t elem);
+
+// Reads a one-element tensor input (Clip's min and max) as T; nullopt when absent.
+template <class T>
+std::optional<T> scalar_input(const KernelContext& ctx, std::size_t i, const char* what) {
+  if (!ctx.has_input(i)) return std::nullopt;
+  const Tensor& t = ctx.input(i);
+  if (t.numel() != 1)
+    ctx.fail(std::string(what) + " must be a scalar, but has shape " + shape_to_string(t.shape()));
+  if (t.dtype() != data_type_of<T>())
+    ctx.fail(std::string(what) + " has element type " + std::string(type_name(t.dtype())) +
+             ", expected " + std::string(type_name(data_type_of<T>())));
+  return cdata<T>(t)[0];
+}
+
+}  // namespace onnxtool::ops::ew

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ops/onnx/nn_common.h"
+
+#include <algorithm>
+
+#include "core/infer/helpers.h"
+
+namespace onnxtool::ops::nn {
+
+// ---- element conversion ----------------------------------------------------------------------
+
+Tensor to_float32(const Tensor& x) {
+  if (x.dtype() == DataType::float32) return x;
+  Tensor out(DataType::float32, x.shape());
+  float* o = out.mutable_data<float>();
+  visit_type(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_narrow_float_v<T> || std::is_arithmetic_v<T>) {
+      const T* in = x.data<T>();
+      for (int64_t i = 0; i < x.numel(); ++i) o[i] = static_cast<float>(load<T>(in[i]));
+    }
+  });
+  return out;
+}
+
+void store_float32(const float* values, Tensor& out) {
+  visit_type(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_narrow_float_v<T>) {
+      T* o = out.mutable_data<T>();
+      for (int64_t i = 0; i < out.numel(); ++i) o[i] = narrow_float<T>(values[i]);
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      T* o = out.mutable_data<T>();
+      for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(values[i]);
+    }
+  });
+}
+
+const Tensor& cached_float32(ConvertedTensor& slot, const Tensor& x) {
+  const bool same = slot.source.defined() && slot.source.raw() == x.raw() &&
+                    slot.source.dtype() == x.dtype() && slot.source.shape() == x.shape();
+  if (!same) {
+    slot.source = x;
+    slot.converted = to_float32(x);
+  }
+  return slot.converted;
+}
+
+double element_as_double(const Tensor& t, int64_t i) {
+  double v = 0;
+  visit_type(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_narrow_float_v<T>)
+      v = to_float(t.data<T>()[i]);
+    else if constexpr (std::is_arithmetic_v<T>)
+      v = static_cast<double>(t.data<T>()[i]);
+  });
+  return v;
+}
+
+// ---- matrix products ------------------------------------------------------------------------
+
+namespace {
+
+// c[j] = alpha * sum_k a_k * op(B)[k, j] + beta * c[j] for j in [j0, j1).
+template <class F>
+void gemv_columns(bool ta, bool tb, int64_t k, F alpha, const F* a, int64_t lda, const F* b,
+                  int64_t ldb, F beta, F* c, int64_t j0, int64_t j1) {
+  if (tb) {
+    // Rows of B are the columns of op(B): one dot product each.
+    for (int64_t j = j0; j < j1; ++j) {
+      const F* row = b + j * ldb;
+      F acc = 0;
+      if (!ta)
+        for (int64_t i = 0; i < k; ++i) acc += a[i] * row[i];
+      else
+        for (int64_t i = 0; i < k; ++i) acc += a[i * lda] * row[i];
+      c[j] = alpha * acc + (beta == F(0) ? F(0) : beta * c[j]);
+    }
+    return;
+  }
+  // B's rows run along j: accumulate a_k times each row segment.
+  std::vector<F> acc(static_cast<std::size_t>(j1 - j0), F(0));
+  for (int64_t i = 0; i < k; ++i) {
+    const F ai = ta ? a[i * lda] : a[i];
+    const F* row = b + i * ldb + j0;
+    for (int64_t j = 0; j < j1 - j0; ++j) acc[static_cast<std::size_t>(j)] += ai * row[j];
+  }
+  for (int64_t j = j0; j < j1; ++j)
+    c[j] = alpha * acc[static_cast<std::size_t>(j - j0)] + (beta == F(0) ? F(0) : beta * c[j]);
+}
+
+}  // namespace
+
+template <class F>
+void matmul(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, F alpha,
+            const F* a, int64_t lda, const F* b, int64_t ldb, F beta, F* c, int64_t ldc) {
+  if (m != 1 || k == 0) {
+    gemm<F>(ctx, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  // Column blocks of at least 64 (a cache line of c per block boundary at most).
+  const int64_t grain = std::max<int64_t>(64, grain_for(k));
+  ctx.parallel_for(n, grain, [&](int64_t j0, int64_t j1) {
+    gemv_columns(ta, tb, k, alpha, a, lda, b, ldb, beta, c, j0, j1);
+  });
+}
+
+template void matmul<float>(const KernelContext&, bool, bool, int64_t, int64_t, int64_t, float,
+                            const float*, int64_t, const float*, int64_t, float, float*, int64_t);
+template void matmul<double>(const KernelContext&, bool, bool, int64_t, int64_t, int64_t, double,
+                             const double*, int64_t, const double*, int64_t, double, double*,
+                             int64_t);
+
+// ---- shapes ----------------------------------------------------------------------------------
+
+int64_t product(std::span<const int64_t> dims, std::size_t begin, std::size_t end) {
+  int64_t p = 1;
+  for (std::size_t i = begin; i < end && i < dims.size(); ++i) p *= dims[i];
+  return p;
+}
+
+AxisSplit split_at(const Shape& shape, int64_t axis) {
+  const auto a = static_cast<std::size_t>(axis);
+  return {product(shape, 0, a), shape[a], product(shape, a + 1, shape.size())};
+}
+
+int64_t kernel_axis(const KernelContext& ctx, int64_t axis, int64_t rank, const char* what) {
+  if (axis < -rank || axis >= rank)
+    ctx.fail(std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
+             std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+// ---- windows ---------------------------------------------------------------------------------
+
+bool Window::is_pointwise() const {
+  for (std::size_t i = 0; i < rank(); ++i)
+    if (kernel[i] != 1 || stride[i] != 1 || pad_begin[i] != 0 || pad_end[i] != 0) return false;
+  return true;
+}
+
+namespace {
+
+std::vector<int64_t> ints_attr(const KernelContext& ctx, const char* name, std::size_t n,
+                               int64_t fallback) {
+  auto v = ctx.attrs().opt_ints(name);
+  if (!v || v->empty()) return std::vector<int64_t>(n, fallback);
+  if (v->size() != n)
+    ctx.fail(std::string("attribute ") + name + " has " + std::to_string(v->size()) +
+             " values, expected " + std::to_string(n));
+  return *v;
+}
+
+int64_t floor_div(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+int64_t ceil_div(int64_t a, int64_t b) {
+  return -floor_div(-a, b);
+}
+
+// Output size along one axis for explicit pads (NOTSET).
+int64_t explicit_out(const KernelContext& ctx, const Window& w, std::size_t i, bool ceil_mode) {
+  const int64_t eff = w.dilation[i] * (w.kernel[i] - 1) + 1;
+  const int64_t span = w.in[i] + w.pad_begin[i] + w.pad_end[i] - eff;
+  if (span < 0)
+    ctx.fail("the window (" + std::to_string(eff) + " wide with dilations) is larger than the " +
+             "padded input (" + std::to_string(w.in[i] + w.pad_begin[i] + w.pad_end[i]) +
+             ") along spatial axis " + std::to_string(i));
+  if (!ceil_mode) return span / w.stride[i] + 1;
+  int64_t out = ceil_div(span, w.stride[i]) + 1;
+  // The last window must start inside the input or its left padding (MaxPool-10+).
+  if ((out - 1) * w.stride[i] >= w.in[i] + w.pad_begin[i]) --out;
+  return out;
+}
+
+}  // namespace
+
+Window make_window(const KernelContext& ctx, std::span<const int64_t> in,
+                   const std::vector<int64_t>& kernel, bool ceil_mode) {
+  const std::size_t r = in.size();
+  Window w;
+  w.in.assign(in.begin(), in.end());
+  w.kernel = kernel;
+  if (w.kernel.size() != r)
+    ctx.fail("the kernel has " + std::to_string(w.kernel.size()) +
+             " spatial dims but the input has " + std::to_string(r));
+  w.stride = ints_attr(ctx, "strides", r, 1);
+  w.dilation = ints_attr(ctx, "dilations", r, 1);
+  const std::vector<int64_t> pads = ints_attr(ctx, "pads", 2 * r, 0);
+  w.pad_begin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(r));
+  w.pad_end.assign(pads.begin() + static_cast<std::ptrdiff_t>(r), pads.end());
+  std::string auto_pad = ctx.attrs().opt_string("auto_pad").value_or("NOTSET");
+  if (auto_pad.empty()) auto_pad = "NOTSET";
+  if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" &&
+      auto_pad != "SAME_LOWER")
+    ctx.fail("auto_pad \"" + auto_pad + "\" is not NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+  w.out.resize(r);
+  for (std::size_t i = 0; i < r; ++i) {
+    if (w.kernel[i] <= 0 || w.stride[i] <= 0 || w.dilation[i] <= 0)
+      ctx.fail("kernel_shape, strides and dilations must be positive (spatial axis " +
+               std::to_string(i) + ")");
+    if (w.pad_begin[i] < 0 || w.pad_end[i] < 0) ctx.fail("pads must not be negative");
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      const int64_t eff = w.dilation[i] * (w.kernel[i] - 1) + 1;
+      w.out[i] = ceil_div(w.in[i], w.stride[i]);
+      const int64_t total = std::max<int64_t>((w.out[i] - 1) * w.stride[i] + eff - w.in[i], 0);
+      w.pad_begin[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      w.pad_end[i] = total - w.pad_begin[i];
+    } else if (auto_pad == "VALID") {
+      w.pad_begin[i] = w.pad_end[i] = 0;
+      w.out[i] = explicit_out(ctx, w, i, ceil_mode);
+    } else {
+      w.out[i] = explicit_out(ctx, w, i, ceil_mode);
+    }
+  }
+  return w;
+}
+
+std::vector<int64_t> pool_kernel(const KernelContext& ctx, std::size_t spatial_rank) {
+  auto k = ctx.attrs().opt_ints("kernel_shape");
+  if (!k) ctx.fail("attribute kernel_shape is required");
+  if (k->size() != spatial_rank)
+    ctx.fail("kernel_shape has " + std::to_string(k->size()) + " values but the input has " +
+             std::to_string(spatial_rank) + " spatial dims");
+  return *k;
+}
+
+void require_spatial_input(const KernelContext& ctx, const Tensor& x, const char* what) {
+  if (x.rank() < 3)
+    ctx.fail(std::string(what) + " has shape " + shape_to_string(x.shape()) +
+             "; expected [N, C, D1, ...] (rank 3 or more)");
+}
+
+// ---- inference -------------------------------------------------------------------------------
+
+std::optional<Dims> shape_with_min_rank(InferContext& ctx, std::size_t i, int64_t min_rank) {
+  const Type& t = ctx.input_type(i);
+  if (!t.has_shape()) return std::nullopt;
+  if (t.rank() < min_rank)
+    ctx.fail("input " + std::to_string(i) + " has rank " + std::to_string(t.rank()) +
+             ", expected at least " + std::to_string(min_rank));
+  return *t.shape;
+}
+
+void infer_pool(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  const auto x = shape_with_min_rank(ctx, 0, 3);
+  std::optional<Dims> y;
+  if (x) {
+    const Dims spatial(x->begin() + 2, x->end());
+    const WindowParams p = window_params(ctx.attrs(), spatial.size());
+    y = Dims{(*x)[0], (*x)[1]};
+    for (const Dim& d : window_output_dims(spatial, p)) y->push_back(d);
+  }
+  set_output_tensor(ctx, 0, elem, y);
+  if (ctx.num_outputs() > 1 && ctx.has_output(1))
+    set_output_tensor(ctx, 1, static_cast<int32_t>(DataType::int64), y);
+}
+
+void infer_global_pool(InferContext& ctx) {
+  const int32_t elem = ctx.input_elem_type(0);
+  auto y = shape_with_min_rank(ctx, 0, 2);
+  if (y)
+    for (std::size_t i = 2; i < y->size(); ++i) (*y)[i] = Dim::value(1);
+  set_output_tensor(ctx, 0, elem, y);
+}
+
+}  // namespace onnxtool::ops::nn

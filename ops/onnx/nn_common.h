@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the neural-network operators share (Conv, ConvTranspose, the pools, the normalisations,
+// Softmax, Gemm, MatMul): element conversion to a compute type, dispatch over the float types,
+// the run-time geometry of a convolution or pooling window, splitting a shape at an axis, and
+// the inference of the pools.
+//
+// Narrow float types (float16, bfloat16, float8) are computed in float and rounded back once per
+// result; double is computed in double. The heavy kernels convert whole tensors to float32
+// (to_float32) and run their float path, which is what ONNX allows for those types.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/exec/blas.h"
+#include "core/types/float_formats.h"
+#include "ops/op.h"
+
+namespace onnxtool::ops::nn {
+
+// ---- element conversion ----------------------------------------------------------------------
+
+// The type a kernel computes in for storage type T.
+template <class T>
+using acc_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <class T>
+inline acc_t<T> load(T v) {
+  if constexpr (is_narrow_float_v<T>)
+    return to_float(v);
+  else
+    return static_cast<acc_t<T>>(v);
+}
+
+template <class T>
+inline T store(acc_t<T> v) {
+  if constexpr (is_narrow_float_v<T>)
+    return narrow_float<T>(v);
+  else
+    return static_cast<T>(v);
+}
+
+// Calls f(T{}) for a floating element type (float, double, float16, bfloat16, and the four
+// float8 types when `float8` is set); fails the node for any other.
+template <class F>
+void visit_float(const KernelContext& ctx, DataType t, F&& f, bool float8 = false) {
+  switch (t) {
+    case DataType::float32:
+      return f(float{});
+    case DataType::float64:
+      return f(double{});
+    case DataType::float16:
+      return f(Float16{});
+    case DataType::bfloat16:
+      return f(BFloat16{});
+    default:
+      break;
+  }
+  if (float8) {
+    switch (t) {
+      case DataType::float8e4m3fn:
+        return f(Float8E4M3FN{});
+      case DataType::float8e4m3fnuz:
+        return f(Float8E4M3FNUZ{});
+      case DataType::float8e5m2:
+        return f(Float8E5M2{});
+      case DataType::float8e5m2fnuz:
+        return f(Float8E5M2FNUZ{});
+      default:
+        break;
+    }
+  }
+  ctx.fail("element type " + std::string(type_name(t)) + " is not supported here");
+}
+
+// A float32 tensor with x's values: x itself when it is float32 already (no copy).
+Tensor to_float32(const Tensor& x);
+// Writes float32 values into `out` (same element count), rounding to out's element type.
+void store_float32(const float* values, Tensor& out);
+// Reads any float or integer tensor's element i as double (attributes given as tensors: ratio).
+double element_as_double(const Tensor& t, int64_t i);
+
+// Row-major GEMM in float or double through core/exec/blas.h: C = alpha*op(A)*op(B) + beta*C.
+// Without a context on the calling thread only; with one, split over the node's threads.
+template <class F>
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, F alpha, const F* a, int64_t lda,
+          const F* b, int64_t ldb, F beta, F* c, int64_t ldc) {
+  if constexpr (std::is_same_v<F, float>)
+    blas::sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else
+    blas::dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+template <class F>
+void gemm(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, F alpha,
+          const F* a, int64_t lda, const F* b, int64_t ldb, F beta, F* c, int64_t ldc) {
+  if constexpr (std::is_same_v<F, float>)
+    blas::sgemm(ctx, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else
+    blas::dgemm(ctx, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// C = alpha*op(A)*op(B) + beta*C over the node's threads (F float or double). A single row
+// (m == 1: a fully connected layer on one sample) runs as a matrix-vector product that reads B
+// once, streaming, where BLAS would first pack all of B.
+template <class F>
+void matmul(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, F alpha,
+            const F* a, int64_t lda, const F* b, int64_t ldb, F beta, F* c, int64_t ldc);
+
+// C = op(A) * op(B) for integer types, wrapping on overflow as the hardware does (the sums are
+// taken in the unsigned type of the same width). Overwrites C.
+template <class T>
+void int_matmul(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+                const T* b, int64_t ldb, T* c, int64_t ldc) {
+  using U = std::make_unsigned_t<T>;
+  std::vector<U> row(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < m; ++i) {
+    std::fill(row.begin(), row.end(), U(0));
+    for (int64_t p = 0; p < k; ++p) {
+      const U av = static_cast<U>(ta ? a[p * lda + i] : a[i * lda + p]);
+      if (tb)
+        for (int64_t j = 0; j < n; ++j)
+          row[static_cast<std::size_t>(j)] += av * static_cast<U>(b[j * ldb + p]);
+      else
+        for (int64_t j = 0; j < n; ++j)
+          row[static_cast<std::size_t>(j)] += av * static_cast<U>(b[p * ldb + j]);
+    }
+    for (int64_t j = 0; j < n; ++j)
+      c[i * ldc + j] = static_cast<T>(row[static_cast<std::size_t>(j)]);
+  }
+}
+
+// A weight converted once per node (float16 weights to float32, say): kept while the node's
+// input is the same storage. The slot holds a shallow copy of the source, so that storage stays
+// alive and unchanged (writers detach shared storage): the same address means the same values.
+struct ConvertedTensor {
+  Tensor source, converted;
+};
+// x as float32, converted at most once while x's storage stays the same.
+const Tensor& cached_float32(ConvertedTensor& slot, const Tensor& x);
+
+// ---- shapes ----------------------------------------------------------------------------------
+
+// Product of dims [begin, end).
+int64_t product(std::span<const int64_t> dims, std::size_t begin, std::size_t end);
+
+// A shape seen as [outer, axis, inner] around one axis.
+struct AxisSplit {
+  int64_t outer = 1, axis = 1, inner = 1;
+};
+AxisSplit split_at(const Shape& shape, int64_t axis);
+
+// axis in [-rank, rank) -> [0, rank); fails the node otherwise.
+int64_t kernel_axis(const KernelContext& ctx, int64_t axis, int64_t rank,
+                    const char* what = "axis");
+
+// Work per parallel_for item below which splitting costs more than it saves.
+inline constexpr int64_t kGrainElements = 16384;
+// A grain (items per chunk) so that each chunk holds at least kGrainElements of work.
+inline int64_t grain_for(int64_t work_per_item) {
+  return work_per_item >= kGrainElements ? 1
+                                         : kGrainElements / (work_per_item > 0 ? work_per_item : 1);
+}
+
+// ---- convolution and pooling windows ---------------------------------------------------------
+
+// The geometry of one conv/pool node on one input, all spatial axes resolved: auto_pad turned
+// into explicit pads, ceil_mode into the output size.
+struct Window {
+  std::vector<int64_t> in, out, kernel, stride, dilation, pad_begin, pad_end;
+  std::size_t rank() const { return in.size(); }
+  int64_t in_size() const { return product(in, 0, in.size()); }
+  int64_t out_size() const { return product(out, 0, out.size()); }
+  int64_t kernel_size() const { return product(kernel, 0, kernel.size()); }
+  // No padding, stride 1, kernel of ones: a 1x1 convolution is a plain matrix product.
+  bool is_pointwise() const;
+};
+
+// Reads strides, dilations, pads and auto_pad of the node for the spatial dims `in` and the
+// given kernel; `ceil_mode` as MaxPool-10+ defines it. Fails the node on wrong list lengths,
+// non-positive strides, kernels or dilations, negative pads, and a window larger than the
+// padded input.
+Window make_window(const KernelContext& ctx, std::span<const int64_t> in,
+                   const std::vector<int64_t>& kernel, bool ceil_mode = false);
+
+// kernel_shape of a pooling node (required), checked against the input's spatial rank.
+std::vector<int64_t> pool_kernel(const KernelContext& ctx, std::size_t spatial_rank);
+
+// Fails unless x has rank >= 3 ([N, C, D1, ...]).
+void require_spatial_input(const KernelContext& ctx, const Tensor& x, const char* what = "X");
+
+// ---- inference -------------------------------------------------------------------------------
+
+// MaxPool, AveragePool, LpPool: [N, C, window output dims]; a second output (MaxPool's Indices)
+// gets the same shape as int64.
+void infer_pool(InferContext& ctx);
+// GlobalAveragePool and friends: [N, C, 1, ..., 1].
+void infer_global_pool(InferContext& ctx);
+// The input's shape with its rank checked to be at least `min_rank` (fails otherwise).
+std::optional<Dims> shape_with_min_rank(InferContext& ctx, std::size_t i, int64_t min_rank);
+
+}  // namespace onnxtool::ops::nn

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ops/onnx/pool_common.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace onnxtool::ops::nn {
+
+namespace {
+
+// ---- geometry --------------------------------------------------------------------------------
+
+// Per output index along one axis: where its window starts in the input, the kernel offsets
+// [lo, hi) that land inside the input, and how many land inside the padded input (what
+// AveragePool divides by with count_include_pad; windows that ceil_mode lets run past the end
+// padding do not count the overhang).
+struct AxisWindows {
+  int64_t in = 1, out = 1, dilation = 1;
+  std::vector<int64_t> start, lo, hi, padded;
+};
+
+int64_t count_below(int64_t limit, int64_t start, int64_t dilation, int64_t kernel) {
+  // Offsets k in [0, kernel) with start + k * dilation < limit.
+  if (limit <= start) return 0;
+  return std::min(kernel, (limit - 1 - start) / dilation + 1);
+}
+
+AxisWindows axis_windows(const Window& w, std::size_t a) {
+  AxisWindows aw;
+  aw.in = w.in[a];
+  aw.out = w.out[a];
+  aw.dilation = w.dilation[a];
+  for (int64_t o = 0; o < aw.out; ++o) {
+    const int64_t start = o * w.stride[a] - w.pad_begin[a];
+    const int64_t lo =
+        start >= 0 ? 0 : std::min(w.kernel[a], (-start + aw.dilation - 1) / aw.dilation);
+    aw.start.push_back(start);
+    aw.lo.push_back(lo);
+    aw.hi.push_back(std::max(lo, count_below(aw.in, start, aw.dilation, w.kernel[a])));
+    aw.padded.push_back(count_below(aw.in + w.pad_end[a], start, aw.dilation, w.kernel[a]));
+  }
+  return aw;
+}
+
+// Spatial ranks 1 and 2 seen as 3-D with leading axes of size 1.
+struct Geometry3 {
+  AxisWindows axis[3];
+};
+
+Geometry3 geometry3(const Window& w) {
+  Geometry3 g;
+  const std::size_t skip = 3 - w.rank();
+  for (std::size_t a = 0; a < w.rank(); ++a) g.axis[skip + a] = axis_windows(w, a);
+  for (std::size_t a = 0; a < skip; ++a) {
+    AxisWindows& aw = g.axis[a];
+    aw.start = {0};
+    aw.lo = {0};
+    aw.hi = {1};
+    aw.padded = {1};
+  }
+  return g;
+}
+
+// ---- the direct loops ------------------------------------------------------------------------
+
+struct PlaneJob {
+  const Geometry3* g;
+  PoolOptions options;
+  bool column_major = false;  // MaxPool's storage_order 1
+  int64_t* indices = nullptr;
+};
+
+template <class T>
+void max_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const int64_t in_size = d.in * h.in * w.in;
+  const T* src = x + plane * in_size;
+  int64_t at = plane * d.out * h.out * w.out;
+  for (int64_t od = 0; od < d.out; ++od)
+    for (int64_t oh = 0; oh < h.out; ++oh)
+      for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
+        acc_t<T> best = -std::numeric_limits<acc_t<T>>::infinity();
+        int64_t arg = -1;
+        for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
+          const int64_t id = d.start[od] + kd * d.dilation;
+          for (int64_t kh = h.lo[oh]; kh < h.hi[oh]; ++kh) {
+            const int64_t row = (id * h.in + h.start[oh] + kh * h.dilation) * w.in;
+            for (int64_t kw = w.lo[ow]; kw < w.hi[ow]; ++kw) {
+              const int64_t i = row + w.start[ow] + kw * w.dilation;
+              const acc_t<T> v = load<T>(src[i]);
+              if (v > best || arg < 0) {
+                best = v;
+                arg = i;
+              }
+            }
+          }
+        }
+        y[at] = store<T>(best);
+        if (!job.indices) continue;
+        if (arg >= 0 && job.column_major) {
+          const int64_t iw = arg % w.in, ih = arg / w.in % h.in, id = arg / (w.in * h.in);
+          arg = id + ih * d.in + iw * d.in * h.in;
+        }
+        job.indices[at] = plane * in_size + std::max<int64_t>(arg, 0);
+      }
+}
+
+template <class T>
+void sum_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+  using A = acc_t<T>;
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const T* src = x + plane * d.in * h.in * w.in;
+  const bool lp = job.options.kind == PoolKind::lp;
+  const A p = static_cast<A>(job.options.p);
+  int64_t at = plane * d.out * h.out * w.out;
+  for (int64_t od = 0; od < d.out; ++od)
+    for (int64_t oh = 0; oh < h.out; ++oh)
+      for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
+        A sum = 0;
+        for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
+          const int64_t id = d.start[od] + kd * d.dilation;
+          for (int64_t kh = h.lo[oh]; kh < h.hi[oh]; ++kh) {
+            const T* row = src + (id * h.in + h.start[oh] + kh * h.dilation) * w.in + w.start[ow];
+            if (!lp) {
+              for (int64_t kw = w.lo[ow]; kw < w.hi[ow]; ++kw) sum += load<T>(row[kw * w.dilation]);
+            } else {
+              for (int64_t kw = w.lo[ow]; kw < w.hi[ow]; ++kw)
+                sum += std::pow(std::abs(load<T>(row[kw * w.dilation])), p);
+            }
+          }
+        }
+        if (lp) {
+          y[at] = store<T>(std::pow(sum, A(1) / p));
+          continue;
+        }
+        const int64_t count =
+            job.options.count_include_pad
+                ? d.padded[od] * h.padded[oh] * w.padded[ow]
+                : (d.hi[od] - d.lo[od]) * (h.hi[oh] - h.lo[oh]) * (w.hi[ow] - w.lo[ow]);
+        y[at] = store<T>(sum / static_cast<A>(count));
+      }
+}
+
+template <class T>
+void pool_direct(const KernelContext& ctx, const Window& win, const PlaneJob& job, int64_t planes,
+                 const T* x, T* y) {
+  const int64_t work = win.out_size() * win.kernel_size();
+  ctx.parallel_for(planes, grain_for(work), [&](int64_t lo, int64_t hi) {
+    for (int64_t plane = lo; plane < hi; ++plane) {
+      if (job.options.kind == PoolKind::max)
+        max_plane(job, plane, x, y);
+      else
+        sum_plane(job, plane, x, y);
+    }
+  });
+}
+
+// Ranks above 3: the reference loop in double.
+template <class T>
+void pool_general(const Window& win, const PoolOptions& o, int64_t planes, const T* x, T* y) {
+  std::vector<double> xd(static_cast<std::size_t>(planes * win.in_size()));
+  std::vector<double> yd(static_cast<std::size_t>(planes * win.out_size()));
+  for (std::size_t i = 0; i < xd.size(); ++i) xd[i] = static_cast<double>(load<T>(x[i]));
+  pool_reference(win, planes, o, xd.data(), yd.data());
+  for (std::size_t i = 0; i < yd.size(); ++i) y[i] = store<T>(static_cast<acc_t<T>>(yd[i]));
+}
+
+// Calls f(T{}) for the element types pools take: the float types, and int8/uint8 for MaxPool.
+template <class F>
+void visit_pool_type(const KernelContext& ctx, DataType t, PoolKind kind, F&& f) {
+  if (kind == PoolKind::max && t == DataType::int8) return f(int8_t{});
+  if (kind == PoolKind::max && t == DataType::uint8) return f(uint8_t{});
+  visit_float(ctx, t, f);
+}
+
+double lp_norm_order(const KernelContext& ctx) {
+  // LpPool-1 and GlobalLpPool-1 take p as a float, later versions as an int.
+  const AttrDef* def = ctx.schema().find_attribute("p");
+  const double p = def && def->type == AttrType::f
+                       ? ctx.attrs().get_float("p", 2.0f)
+                       : static_cast<double>(ctx.attrs().get_int("p", 2));
+  if (!(p > 0)) ctx.fail("p must be positive, got " + std::to_string(p));
+  return p;
+}
+
+}  // namespace
+
+// ---- kernels ---------------------------------------------------------------------------------
+
+void pool_kernel(KernelContext& ctx, PoolKind kind) {
+  const Tensor& x = ctx.input(0);
+  require_spatial_input(ctx, x);
+  const std::span<const int64_t> spatial = std::span(x.shape()).subspan(2);
+  const bool ceil_mode = ctx.attrs().opt_int("ceil_mode").value_or(0) != 0;
+  const Window win = make_window(ctx, spatial, pool_kernel(ctx, spatial.size()), ceil_mode);
+  PlaneJob job;
+  job.options.kind = kind;
+  job.options.count_include_pad = ctx.attrs().opt_int("count_include_pad").value_or(0) != 0;
+  if (kind == PoolKind::lp) job.options.p = lp_norm_order(ctx);
+  job.column_major = ctx.attrs().opt_int("storage_order").value_or(0) != 0;
+  Shape shape{x.shape()[0], x.shape()[1]};
+  shape.insert(shape.end(), win.out.begin(), win.out.end());
+  Tensor& y = ctx.output(0, x.dtype(), shape);
+  if (kind == PoolKind::max && ctx.num_outputs() > 1 && ctx.has_output(1))
+    job.indices = ctx.output(1, DataType::int64, shape).mutable_data<int64_t>();
+  if (y.numel() == 0) return;
+  const int64_t planes = x.shape()[0] * x.shape()[1];
+  if (win.rank() > 3 && job.indices)
+    ctx.fail("MaxPool's Indices output is supported for up to 3 spatial dims");
+  const Geometry3 g = win.rank() <= 3 ? geometry3(win) : Geometry3{};
+  job.g = &g;
+  visit_pool_type(ctx, x.dtype(), kind, [&](auto tag) {
+    using T = decltype(tag);
+    if (win.rank() <= 3)
+      pool_direct(ctx, win, job, planes, x.data<T>(), y.mutable_data<T>());
+    else
+      pool_general(win, job.options, planes, x.data<T>(), y.mutable_data<T>());
+  });
+}
+
+namespace {
+
+template <class T>
+void global_plane(PoolKind kind, double p, const T* src, int64_t n, T* dst) {
+  using A = acc_t<T>;
+  A acc = kind == PoolKind::max ? -std::numeric_limits<A>::infinity() : A(0);
+  if (kind == PoolKind::max) {
+    for (int64_t i = 0; i < n; ++i) acc = std::max(acc, load<T>(src[i]));
+  } else if (kind == PoolKind::average) {
+    for (int64_t i = 0; i < n; ++i) acc += load<T>(src[i]);
+    acc /= static_cast<A>(n);
+  } else if (p == 2) {
+    for (int64_t i = 0; i < n; ++i) acc += load<T>(src[i]) * load<T>(src[i]);
+    acc = std::sqrt(acc);
+  } else {
+    for (int64_t i = 0; i < n; ++i) acc += std::pow(std::abs(load<T>(src[i])), static_cast<A>(p));
+    acc = std::pow(acc, A(1) / static_cast<A>(p));
+  }
+  *dst = store<T>(acc);
+}
+
+}  // namespace
+
+void global_pool_kernel(KernelContext& ctx, PoolKind kind) {
+  const Tensor& x = ctx.input(0);
+  if (x.rank() < 2)
+    ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
+  Shape shape = x.shape();
+  for (std::size_t i = 2; i < shape.size(); ++i) shape[i] = 1;
+  Tensor& y = ctx.output(0, x.dtype(), shape);
+  const int64_t planes = shape[0] * shape[1];
+  const int64_t size = product(x.shape(), 2, x.shape().size());
+  if (planes == 0) return;
+  if (size == 0 && kind == PoolKind::average) ctx.fail("cannot average over empty spatial dims");
+  const double p = kind == PoolKind::lp ? lp_norm_order(ctx) : 2.0;
+  visit_float(ctx, x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = x.data<T>();
+    T* dst = y.mutable_data<T>();
+    ctx.parallel_for(planes, grain_for(size), [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) global_plane(kind, p, src + i * size, size, dst + i);
+    });
+  });
+}
+
+// ---- reference -------------------------------------------------------------------------------
+
+void pool_reference(const Window& w, int64_t planes, const PoolOptions& o, const double* x,
+                    double* y) {
+  const std::size_t r = w.rank();
+  const int64_t kernel = w.kernel_size(), outs = w.out_size(), ins = w.in_size();
+  for (int64_t plane = 0; plane < planes; ++plane)
+    for (int64_t p = 0; p < outs; ++p) {
+      double acc = o.kind == PoolKind::max ? -std::numeric_limits<double>::infinity() : 0.0;
+      int64_t valid = 0, padded = 0;
+      for (int64_t kk = 0; kk < kernel; ++kk) {
+        bool inside = true, in_pad = true;
+        int64_t index = 0;
+        for (std::size_t a = 0; a < r; ++a) {
+          int64_t stride_p = 1, stride_k = 1;
+          for (std::size_t b = a + 1; b < r; ++b) {
+            stride_p *= w.out[b];
+            stride_k *= w.kernel[b];
+          }
+          const int64_t oa = p / stride_p % w.out[a], ka = kk / stride_k % w.kernel[a];
+          const int64_t i = oa * w.stride[a] - w.pad_begin[a] + ka * w.dilation[a];
+          inside = inside && i >= 0 && i < w.in[a];
+          in_pad = in_pad && i < w.in[a] + w.pad_end[a];
+          index = index * w.in[a] + i;
+        }
+        padded += in_pad ? 1 : 0;
+        if (!inside) continue;
+        ++valid;
+        const double v = x[plane * ins + index];
+        if (o.kind == PoolKind::max)
+          acc = std::max(acc, v);
+        else if (o.kind == PoolKind::average)
+          acc += v;
+        else
+          acc += std::pow(std::abs(v), o.p);
+      }
+      if (o.kind == PoolKind::average)
+        acc /= static_cast<double>(o.count_include_pad ? padded : valid);
+      else if (o.kind == PoolKind::lp)
+        acc = std::pow(acc, 1.0 / o.p);
+      y[plane * outs + p] = acc;
+    }
+}
+
+}  // namespace onnxtool::ops::nn

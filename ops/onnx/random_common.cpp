@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ops/onnx/random_common.h"
+
+#include <memory>
+
+namespace onnxtool::ops::rnd {
+
+std::mt19937_64& generator(KernelContext& ctx) {
+  auto& slot = ctx.cache<std::shared_ptr<std::mt19937_64>>();
+  if (!slot) {
+    const auto seed = ctx.attrs().opt_float("seed");
+    const uint64_t s =
+        seed ? static_cast<uint64_t>(static_cast<int64_t>(*seed)) : std::random_device{}();
+    slot = std::make_shared<std::mt19937_64>(s);
+  }
+  return *slot;
+}
+
+namespace {
+
+bool allowed_type(int32_t t, std::span<const DataType> allowed) {
+  for (DataType a : allowed)
+    if (static_cast<int32_t>(a) == t) return true;
+  return false;
+}
+
+}  // namespace
+
+int32_t output_dtype(const InferContext& ctx, int32_t fallback, std::span<const DataType> allowed) {
+  const auto d = ctx.attrs().opt_int("dtype");
+  const int32_t t = d ? static_cast<int32_t>(*d) : fallback;
+  if (t != 0 && !allowed_type(t, allowed))
+    infer_fail("output type " + type_name_or_number(t) + " is not allowed here");
+  return t;
+}
+
+DataType output_dtype(const KernelContext& ctx, DataType fallback,
+                      std::span<const DataType> allowed) {
+  const auto d = ctx.attrs().opt_int("dtype");
+  const int32_t t = d ? static_cast<int32_t>(*d) : static_cast<int32_t>(fallback);
+  if (!allowed_type(t, allowed))
+    ctx.fail("output type " + type_name_or_number(t) + " is not allowed here");
+  return static_cast<DataType>(t);
+}
+
+std::span<const DataType> float_outputs() {
+  static constexpr DataType k[] = {DataType::float16, DataType::float32, DataType::float64,
+                                   DataType::bfloat16};
+  return k;
+}
+
+}  // namespace onnxtool::ops::rnd

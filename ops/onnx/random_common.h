@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the random-number operators share (RandomNormal, RandomUniform, their *Like forms,
+// Bernoulli, Multinomial): a per-node generator seeded once from the `seed` attribute (or from
+// the system when absent) that carries on across runs, as onnxruntime's do; and the output type
+// rules of the dtype attribute.
+#pragma once
+
+#include <random>
+
+#include "ops/onnx/misc_common.h"
+
+namespace onnxtool::ops::rnd {
+
+// The node's generator (created and seeded on first use).
+std::mt19937_64& generator(KernelContext& ctx);
+
+// dtype attribute, else the fallback (the input's type for the *Like operators); 0 when
+// neither is known. Fails when the result is not one of `allowed` (when known).
+int32_t output_dtype(const InferContext& ctx, int32_t fallback, std::span<const DataType> allowed);
+DataType output_dtype(const KernelContext& ctx, DataType fallback,
+                      std::span<const DataType> allowed);
+
+// Float output types of the random generators (bfloat16 from version 22).
+std::span<const DataType> float_outputs();
+
+}  // namespace onnxtool::ops::rnd

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// The strided block copy the data-movement kernels are built on, against its plain reference
+// loop; and the hot kernels (Transpose, Concat, Gather, Slice, Pad, Resize, Tile, Expand) on
+// tensors large enough to be split over threads, against the same kernels run on one thread.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "ops/onnx/tensor_common.h"
+#include "tests/ops/test_tensor_support.h"
+
+using namespace onnxtool;
+using namespace onnxtool::ops;
+using namespace onnxtool::tensor_test;
+
+namespace {
+
+Tensor random_tensor(DataType type, Shape shape, std::mt19937& rng) {
+  Tensor t(type, std::move(shape));
+  if (type == DataType::string) {
+    for (auto& s : t.mutable_strings()) s = std::to_string(rng() % 1000);
+    return t;
+  }
+  const std::size_t bytes = t.nbytes();
+  std::byte* p = t.mutable_raw();
+  for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<std::byte>(rng() & 0xff);
+  return t;
+}
+
+// Copies a random box of `src` through random (maybe negative or zero) strides, both ways.
+void check_random_copy(DataType type, std::mt19937& rng) {
+  const std::size_t rank = 1 + rng() % 4;
+  Shape src_shape, box;
+  for (std::size_t k = 0; k < rank; ++k) {
+    src_shape.push_back(1 + static_cast<int64_t>(rng() % 5));
+    box.push_back(1 + static_cast<int64_t>(rng() % static_cast<unsigned>(src_shape.back())));
+  }
+  const Tensor src = random_tensor(type, src_shape, rng);
+  const auto s = contiguous_strides(src_shape);
+  Layout from;
+  for (std::size_t k = 0; k < rank; ++k) {
+    switch (rng() % 3) {
+      case 0:  // forward
+        from.strides.push_back(s[k]);
+        break;
+      case 1:  // reversed: start at the box's last element
+        from.strides.push_back(-s[k]);
+        from.offset += (box[k] - 1) * s[k];
+        break;
+      default:  // broadcast
+        from.strides.push_back(0);
+        break;
+    }
+  }
+  const Layout to{0, contiguous_strides(box)};
+  Tensor fast(type, box), ref(type, box);
+  strided_copy(src, from, fast, to, box);
+  strided_copy_reference(src, from, ref, to, box);
+  REQUIRE(texts(fast) == texts(ref));
+}
+
+}  // namespace
+
+TEST_CASE("strided_copy agrees with the reference loop for every element width and layout") {
+  std::mt19937 rng(7);
+  for (DataType t : {DataType::uint8, DataType::float16, DataType::float32, DataType::int64,
+                     DataType::complex128, DataType::string, DataType::int4, DataType::boolean,
+                     DataType::float8e5m2})
+    for (int i = 0; i < 200; ++i) check_random_copy(t, rng);
+}
+
+TEST_CASE("strided_copy merges contiguous dims and handles empty and scalar shapes") {
+  const Tensor x = iota_f({2, 3, 4});
+  Tensor y(DataType::float32, {2, 3, 4});
+  strided_copy(x, Layout{0, contiguous_strides(x.shape())}, y,
+               Layout{0, contiguous_strides(y.shape())}, x.shape());
+  CHECK(elements<float>(y) == elements<float>(x));
+  Tensor empty(DataType::float32, {0, 3});
+  strided_copy(x, Layout{0, {3, 1}}, empty, Layout{0, {3, 1}}, {0, 3});
+  Tensor scalar(DataType::float32, {});
+  strided_copy(x, Layout{5, {}}, scalar, Layout{0, {}}, {});
+  CHECK(scalar.data<float>()[0] == 5.0f);
+}
+
+namespace {
+
+// The same operator on one thread and on four: outputs identical byte for byte.
+void check_threads_agree(Op op) {
+  op.threads = 1;
+  const auto one = run_op(op);
+  op.threads = 4;
+  const auto four = run_op(op);
+  REQUIRE(one.size() == four.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    CHECK(one[i].shape() == four[i].shape());
+    CHECK(texts(one[i]) == texts(four[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the hot data-movement kernels give the same bytes on one thread and on four") {
+  std::mt19937 rng(3);
+  const Tensor big = random_tensor(DataType::float32, {8, 64, 48, 40}, rng);
+  const Tensor idx = make<int64_t>({5}, {3, 0, 63, -1, 7});
+  check_threads_agree({"Transpose", {big}, "perm = [0, 2, 3, 1]"});
+  check_threads_agree({"Transpose", {big}, ""});
+  check_threads_agree({"Concat", {big, big}, "axis = 2"});
+  check_threads_agree({"Gather", {big, idx}, "axis = 1"});
+  check_threads_agree({"Slice",
+                       {big, make<int64_t>({2}, {1, -1}), make<int64_t>({2}, {60, 0}),
+                        make<int64_t>({2}, {1, 3}), make<int64_t>({2}, {2, -1})}});
+  check_threads_agree(
+      {"Pad", {big, make<int64_t>({8}, {0, 1, 2, 3, 0, 3, 2, 1})}, "mode = \"reflect\""});
+  check_threads_agree({"Pad", {big, make<int64_t>({8}, {0, 1, 2, 3, 0, 3, 2, 1})}});
+  check_threads_agree({"Tile", {big, make<int64_t>({4}, {1, 2, 1, 2})}});
+  check_threads_agree(
+      {"Expand",
+       {random_tensor(DataType::float32, {64, 1, 40}, rng), make<int64_t>({4}, {4, 64, 48, 40})}});
+  check_threads_agree(
+      {"Resize", {big, Tensor(), make<float>({4}, {1, 1, 2, 1.5f})}, "mode = \"linear\""});
+  check_threads_agree(
+      {"Resize", {big, Tensor(), make<float>({4}, {1, 1, 0.5f, 2})}, "mode = \"nearest\""});
+  check_threads_agree(
+      {"Resize", {big, Tensor(), make<float>({4}, {1, 1, 0.75f, 0.5f})}, "mode = \"cubic\""});
+  check_threads_agree({"Split", {big}, "axis = 1", 21, 2});
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+// `onnxtool check` and `onnxtool ops` through the command line: exit codes, several files,
+// summaries, --json, --max-errors, --strict; the operator listing and its filters.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli.h"
+#include "tests/support/support.h"
+
+using namespace onnxtool;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  app::Io io{out, err, false};
+  std::vector<const char*> argv{"onnxtool"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  const int code = app::run_cli(static_cast<int>(argv.size()), argv.data(), io);
+  return {code, out.str(), err.str()};
+}
+
+std::string fixture(const std::string& rel) {
+  return (test::testdata_dir() / "bad" / "check" / rel).string();
+}
+
+std::string sample() {
+  return (test::testdata_dir() / "models" / "sample.onnxtxt").string();
+}
+
+}  // namespace
+
+TEST_CASE("check: a valid model") {
+  auto r = cli({"check", sample()});
+  CHECK(r.code == 0);
+  CHECK(r.out == sample() + ": valid, 4 warnings\n");
+}
+
+TEST_CASE("check: an invalid model says where, what and which rule") {
+  auto r = cli({"check", fixture("graph.ssa/two-producers.onnxtxt")});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("onnxtool: error: " + fixture("graph.ssa/two-producers.onnxtxt") +
+                   ": graph.node[1] (Neg): output \"Y\" is already defined in this graph; every "
+                   "value must be assigned once [graph.ssa]") != std::string::npos);
+  CHECK(r.out == fixture("graph.ssa/two-producers.onnxtxt") + ": invalid: 1 error\n");
+}
+
+TEST_CASE("check: several files, the worst exit code wins") {
+  auto r = cli({"check", sample(), fixture("attr.unknown/beta.onnxtxt"), "/no/such/file.onnx"});
+  CHECK(r.code == 3);
+  CHECK(r.out == sample() + ": valid, 4 warnings\n" + fixture("attr.unknown/beta.onnxtxt") +
+                     ": invalid: 1 error\n/no/such/file.onnx: not read (I/O error)\n");
+  auto two = cli({"check", sample(), fixture("attr.unknown/beta.onnxtxt")});
+  CHECK(two.code == 1);
+}
+
+TEST_CASE("check: --json puts everything in one document") {
+  auto r = cli({"check", "--json", sample(), fixture("graph.cycle/two-nodes.onnxtxt")});
+  CHECK(r.code == 1);
+  CHECK(r.err.empty());
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.is_array());
+  REQUIRE(j.size() == 2);
+  CHECK(j[0]["valid"] == true);
+  CHECK(j[1]["valid"] == false);
+  CHECK(j[1]["errors"] == 1);
+  CHECK(j[1]["diagnostics"][0]["rule"] == "graph.cycle");
+  CHECK(j[1]["diagnostics"][0]["location"] == "graph");
+}
+
+TEST_CASE("check: --max-errors caps what is kept, not what is counted") {
+  // Each of the fixture's elements is reported; keep one.
+  auto all = cli({"check", "--json", fixture("type.unknown-elem-type/elem-type-99.onnx")});
+  auto j = nlohmann::json::parse(all.out);
+  REQUIRE(j["errors"] == 2);
+  auto capped = cli({"check", "--json", "--max-errors", "1",
+                     fixture("type.unknown-elem-type/elem-type-99.onnx")});
+  auto k = nlohmann::json::parse(capped.out);
+  CHECK(k["errors"] == 2);
+  CHECK(k["dropped"] == 1);
+  CHECK(k["diagnostics"].size() == 1);
+  auto text =
+      cli({"check", "--max-errors", "1", fixture("type.unknown-elem-type/elem-type-99.onnx")});
+  CHECK(text.out.find("invalid: 2 errors (1 more not shown, --max-errors)") != std::string::npos);
+}
+
+TEST_CASE("check: --strict turns SHOULD-level warnings into errors") {
+  const std::string f = fixture("name.not-c-identifier/value-name.onnxtxt");
+  auto lax = cli({"check", f});
+  CHECK(lax.code == 0);
+  CHECK(lax.out == f + ": valid, 1 warning\n");
+  auto strict = cli({"check", "--strict", f});
+  CHECK(strict.code == 1);
+}
+
+TEST_CASE("check: usage errors") {
+  CHECK(cli({"check"}).code == 2);
+  CHECK(cli({"check", "--max-errors", "many", sample()}).code == 2);
+}
+
+TEST_CASE("check: --verify-data reads external data, otherwise it is not read") {
+  const std::string f = fixture("external-data.checksum-mismatch/wrong-sha1.onnxtxt");
+  CHECK(cli({"check", f}).code == 0);
+  auto r = cli({"check", "--verify-data", f});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("[external-data.checksum-mismatch]") != std::string::npos);
+}
+
+TEST_CASE("ops: lists the registry") {
+  auto r = cli({"ops", "--json"});
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["count"].get<int>() > 150);
+  bool found = false;
+  for (const auto& op : j["operators"])
+    if (op["domain"] == "ai.onnx" && op["op_type"] == "Add") {
+      found = true;
+      CHECK(op["versions"].front() == 1);
+    }
+  CHECK(found);
+}
+
+TEST_CASE("ops: --domain and --opset select the version in effect") {
+  auto r = cli({"ops", "--json", "--domain", "ai.onnx", "--opset", "13"});
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["opset"] == 13);
+  for (const auto& op : j["operators"]) {
+    CHECK(op["domain"] == "ai.onnx");
+    CHECK(op["since"].get<int>() <= 13);
+    if (op["op_type"] == "Add") CHECK(op["since"] == 13);
+    CHECK(op["op_type"] != "Gelu");  // opset 20
+  }
+  auto text = cli({"ops", "--domain", "ai.onnx.ml"});
+  CHECK(text.code == 0);
+  CHECK(text.out.rfind("ai.onnx.ml\n", 0) == 0);
+  CHECK(text.out.find("  Normalizer ") != std::string::npos);
+}
+
+TEST_CASE("ops: unknown domains and opsets are usage errors") {
+  auto r = cli({"ops", "--domain", "com.nope"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("unknown domain 'com.nope'") != std::string::npos);
+  CHECK(cli({"ops", "--opset", "99"}).code == 2);
+  CHECK(cli({"ops", "--opset", "0"}).code == 2);
+}

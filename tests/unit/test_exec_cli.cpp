@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+// `onnxtool run` and `onnxtool test` end to end, in process, on models made of control flow
+// only (Loop/If/Scan bodies that just pass values through), so they run with the standard
+// registry whatever other kernels exist.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli.h"
+#include "core/types/npy.h"
+#include "core/types/npz.h"
+#include "core/types/tensor_proto.h"
+#include "tests/support/support.h"
+#include "tests/unit/test_exec_util.h"
+
+using namespace onnxtool;
+using namespace onnxtool::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// acc = x (carried through m iterations), iters = [0, 1, ..., m-1] (a scan output).
+void write_loop_model(const fs::path& path) {
+  ModelBuilder b;
+  b.input("m", 7, {});
+  b.input("x", 1, {"2"});
+  onnx::GraphProto body;
+  for (const char* i : {"i", "cond", "acc"}) body.add_input()->set_name(i);
+  for (const char* o : {"cond", "acc", "i"}) body.add_output()->set_name(o);
+  ModelBuilder::set_type(*body.mutable_output(2), 7, {});
+  auto& loop = b.node("Loop", {"m", "", "x"}, {"acc_out", "iters"}, "loop");
+  set_attr(loop, "body", body);
+  b.output("acc_out", 1, {"2"});
+  b.output("iters", 7, {"M"});
+  write_file(path, b.proto().SerializeAsString());
+}
+
+struct Cli {
+  int code = -1;
+  std::string out, err;
+};
+
+Cli cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "onnxtool");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  app::Io io{out, err, false};
+  Cli r;
+  r.code = app::run_cli(static_cast<int>(argv.size()), argv.data(), io);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+struct Fixture {
+  TempDir tmp;
+  std::string model, m, x;
+  Fixture() {
+    model = (tmp / "loop.onnx").string();
+    m = (tmp / "m.npy").string();
+    x = (tmp / "x.npy").string();
+    write_loop_model(model);
+    write_npy(m, Tensor::scalar<int64_t>(3));
+    write_npy(x, floats({2}, {1.5f, -2}));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("run: inputs by name, a summary table, outputs written") {
+  Fixture f;
+  const std::string dir = (f.tmp / "out").string(), npz = (f.tmp / "o.npz").string();
+  auto r = cli({"run", f.model, "--input", "m=" + f.m, "--input", "x=" + f.x, "--output-dir", dir,
+                "--npz", npz});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out ==
+        "output  type     min        max        mean       first values\n"
+        "acc_out float[2] -2         1.5        -0.25      1.5, -2\n"
+        "iters   int64[3] 0          2          1          0, 1, 2\n");
+  const Tensor iters = read_npy(fs::path(dir) / "iters.npy");
+  CHECK(iters.shape() == Shape{3});
+  CHECK(iters.data<int64_t>()[2] == 2);
+  const auto all = read_npz(npz);
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].name == "acc_out");
+}
+
+TEST_CASE("run: positional input files, random inputs, and --expect") {
+  Fixture f;
+  auto r = cli({"run", f.model, f.m, f.x, "--output-dir", (f.tmp / "want").string()});
+  REQUIRE(r.code == 0);
+  // The same inputs again, compared with what was written: a match.
+  r = cli({"run", f.model, f.m, f.x, "--expect", (f.tmp / "want").string()});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("ok       acc_out") != std::string::npos);
+  // Another x: acc_out differs, iters still matches.
+  write_npy(f.x, floats({2}, {1.5f, -2.5f}));
+  r = cli({"run", f.model, f.m, f.x, "--expect", (f.tmp / "want").string()});
+  CHECK(r.code == 1);
+  CHECK(r.out.find("MISMATCH acc_out         1 of 2 elements differ (max abs err 0.5, max rel err "
+                   "0.25); first at [1]: -2.5, expected -2") != std::string::npos);
+  CHECK(r.out.find("ok       iters") != std::string::npos);
+  // Random inputs: m becomes 0, so no iteration.
+  r = cli({"run", f.model, "--random-inputs", "--seed", "7"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("iters   int64[0]") != std::string::npos);
+}
+
+TEST_CASE("run: wrong inputs are usage errors that list what the model expects") {
+  Fixture f;
+  auto r = cli({"run", f.model, "--input", "nope=" + f.x});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("error: the model has no input 'nope'; it expects m: int64") !=
+        std::string::npos);
+  r = cli({"run", f.model, "--input", "m=" + f.m});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("missing input \"x\"; the model expects m: int64") != std::string::npos);
+  r = cli({"run", f.model, "--input", "m=" + f.x, "--input", "x=" + f.x});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("input \"m\" has element type float, expected int64") != std::string::npos);
+}
+
+TEST_CASE("run: --json, --bench and --profile") {
+  Fixture f;
+  auto r = cli({"run", f.model, f.m, f.x, "--bench", "4", "--warmup", "1", "--profile", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["outputs"][1]["name"] == "iters");
+  CHECK(j["outputs"][1]["shape"] == std::vector<int64_t>{3});
+  CHECK(j["bench"]["runs"] == 4);
+  CHECK(j["bench"]["min_ms"].get<double>() <= j["bench"]["median_ms"].get<double>());
+  CHECK(j["bench"]["median_ms"].get<double>() <= j["bench"]["p90_ms"].get<double>());
+  CHECK(j["profile"]["op_types"][0]["op_type"] == "Loop");
+  CHECK(j["diagnostics"].empty());
+
+  r = cli({"run", f.model, f.m, f.x, "--bench", "2", "--profile"});
+  CHECK(r.out.find("bench: 2 runs after 3 warm-up") != std::string::npos);
+  CHECK(r.out.find("graph.node[0] \"loop\" (Loop)") != std::string::npos);
+}
+
+TEST_CASE("test: one line per test, a count, exit 1 when any fails") {
+  TempDir tmp;
+  for (const char* name : {"test_good", "test_bad"}) {
+    const fs::path d = tmp / name;
+    fs::create_directories(d / "test_data_set_0");
+    write_loop_model(d / "model.onnx");
+    auto pb = [](const Tensor& t, const fs::path& p) {
+      onnx::TensorProto proto;
+      tensor_to_proto(t, proto);
+      write_file(p, proto.SerializeAsString());
+    };
+    pb(Tensor::scalar<int64_t>(2), d / "test_data_set_0" / "input_0.pb");
+    pb(floats({2}, {1, 2}), d / "test_data_set_0" / "input_1.pb");
+    pb(floats({2}, {1, std::string(name) == "test_good" ? 2.0f : 3.0f}),
+       d / "test_data_set_0" / "output_0.pb");
+    pb(Tensor::from_vector<int64_t>({2}, {0, 1}), d / "test_data_set_0" / "output_1.pb");
+  }
+  auto r = cli({"test", tmp.path().string()});
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "FAIL test_bad: test_data_set_0: mismatch in output 0 \"acc_out\": 1 of 2 elements "
+        "differ (max abs err 1, max rel err 0.333); first at [1]: 2, expected 3\n"
+        "PASS test_good\n"
+        "1 passed, 1 failed\n");
+  r = cli({"test", tmp.path().string(), "--filter", "good$", "--in-process"});
+  CHECK(r.code == 0);
+  CHECK(r.out == "PASS test_good\n1 passed, 0 failed\n");
+  r = cli({"test", tmp.path().string(), "--json"});
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["passed"] == 1);
+  CHECK(j["tests"][0]["name"] == "test_bad");
+  r = cli({"test", (tmp / "nowhere").string()});
+  CHECK(r.code == 3);
+  r = cli({"test", tmp.path().string(), "--filter", "("});
+  CHECK(r.code == 2);
+}
