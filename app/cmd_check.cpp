@@ -23,6 +23,7 @@ struct CheckCmdOptions {
   std::vector<std::string> files;
   bool strict = false;
   bool verify_data = false;
+  bool full = false;
   std::size_t max_errors = SIZE_MAX;
   std::string data_dir;
 };
@@ -39,6 +40,7 @@ FileResult check_one(const std::string& file, const CheckCmdOptions& opt, const 
   CheckOptions co;
   co.strict = opt.strict;
   co.verify_data = opt.verify_data;
+  co.full = opt.full;
   if (!opt.data_dir.empty()) co.data_dir = opt.data_dir;
   DiagSink sink(opt.max_errors);
   sink.set_file(file == "-" ? "<stdin>" : file);
@@ -107,6 +109,9 @@ Command add_check(CLI::App& app, GlobalOptions&) {
                     "keep at most N diagnostics per file (counts stay exact)");
   c.app->add_flag("--verify-data", opt->verify_data,
                   "read external data files and verify their SHA1 checksums");
+  c.app->add_flag("--full", opt->full,
+                  "also run type and shape inference (as shape-infer does) on a structurally "
+                  "valid model; with --strict its conflicts are errors");
   c.app->add_option("--data-dir", opt->data_dir,
                     "directory holding external data (default: the model's directory)");
   c.action = [opt](const GlobalOptions& g, Io& io) { return run_check(*opt, g, io); };

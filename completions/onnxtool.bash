@@ -6,7 +6,7 @@ _onnxtool() {
   done
   local global='--help -h --version --json --quiet -q --verbose -v --color --threads'
   case "$sub" in
-    check) local opts='--help -h --strict --max-errors --verify-data --data-dir' ;;
+    check) local opts='--help -h --strict --max-errors --verify-data --full --data-dir' ;;
     info) local opts='--help -h --data-dir --top' ;;
     run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --rtol --atol --bench --warmup --profile --top --data-dir --no-fold' ;;
     test) local opts='--help -h --filter --rtol --atol --timeout --in-process' ;;

@@ -11,6 +11,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from check' -l help -s h -d 'Pri
 complete -c onnxtool -n '__fish_seen_subcommand_from check' -l strict -d 'treat SHOULD-level findings (non-C-identifier names, duplicate node names, experimental operators) as errors'
 complete -c onnxtool -n '__fish_seen_subcommand_from check' -l max-errors -r -d 'keep at most N diagnostics per file (counts stay exact)'
 complete -c onnxtool -n '__fish_seen_subcommand_from check' -l verify-data -d 'read external data files and verify their SHA1 checksums'
+complete -c onnxtool -n '__fish_seen_subcommand_from check' -l full -d 'also run type and shape inference (as shape-infer does) on a structurally valid model; with --strict its conflicts are errors'
 complete -c onnxtool -n '__fish_seen_subcommand_from check' -l data-dir -r -d 'directory holding external data (default: the model'\''s directory)'
 complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert ops' -a info -d 'inspect a model: metadata, interface, weights, operators'
 complete -c onnxtool -n '__fish_seen_subcommand_from info' -l help -s h -d 'Print this help message and exit'

@@ -4,6 +4,7 @@
 
 #include "core/check/context.h"
 #include "core/diag/error.h"
+#include "core/infer/engine.h"
 #include "core/ir/location.h"
 #include "core/model/model.h"
 
@@ -33,8 +34,12 @@ int check_file(const std::string& path, const CheckOptions& options, DiagSink& s
   try {
     Model m = load_model(path, lo, sink);
     check_model(*m.proto, options, sink);
-    // Issue 6 (`check --full`): shape inference goes here, when sink.ok() after the
-    // structural passes.
+    if (options.full && sink.ok()) {
+      InferOptions io;
+      io.strict = options.strict;
+      io.registry = options.registry;
+      infer_model(m, io, sink);
+    }
     if (options.verify_data) verify_external_checksums(m, sink);
   } catch (const Error& e) {
     sink.report(e.diagnostic());

@@ -35,8 +35,9 @@ struct CheckOptions {
   bool verify_data = false;
   // Where external data is resolved (default: the model's directory).
   std::optional<std::filesystem::path> data_dir;
-  // Issue 6 adds `bool full` here: shape inference after these passes, run by check_file only
-  // when the structural checks found no error (inference assumes a well-formed graph).
+  // Shape inference after these passes (check --full), run by check_file only when the
+  // structural checks found no error: inference assumes a well-formed graph.
+  bool full = false;
 };
 
 // Checks an in-memory model. Diagnostics go to sink with the sink's file name. External data

@@ -154,3 +154,22 @@ TEST_CASE("ops: unknown domains and opsets are usage errors") {
   CHECK(cli({"ops", "--opset", "99"}).code == 2);
   CHECK(cli({"ops", "--opset", "0"}).code == 2);
 }
+
+TEST_CASE("check --full: shape inference finds what the structural passes cannot") {
+  test::TempDir dir;
+  const auto path = dir.path() / "mismatch.onnxtxt";
+  // Well-formed, but Add cannot broadcast [2] with [3]: only inference sees that.
+  test::write_file(path, R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[2] a, float[3] b) => (float[2] y) {
+  y = Add (a, b)
+}
+)");
+  const auto plain = cli({"check", path.string()});
+  CHECK(plain.code == 0);
+  const auto full = cli({"check", "--full", path.string()});
+  CHECK(full.code == 1);
+  CHECK(full.err.find("graph.node[0]") != std::string::npos);
+  CHECK(full.err.find("infer.") != std::string::npos);
+  // The sample model infers cleanly.
+  CHECK(cli({"check", "--full", sample()}).code == 0);
+}
