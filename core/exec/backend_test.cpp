@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/diag/error.h"
+#include "core/exec/run_io.h"
 #include "core/exec/session.h"
 #include "core/model/model.h"
 #include "onnx.pb.h"
@@ -104,20 +105,6 @@ std::vector<BackendTestCase> find_backend_tests(const fs::path& root) {
 
 namespace {
 
-const char* value_hint(const onnx::TypeProto* type) {
-  if (!type) return "";
-  switch (type->value_case()) {
-    case onnx::TypeProto::kSequenceType:
-      return "sequence";
-    case onnx::TypeProto::kOptionalType:
-      return "optional";
-    case onnx::TypeProto::kMapType:
-      return "map";
-    default:
-      return "";
-  }
-}
-
 // A zero tensor of the declared type and shape (unknown dims: 1).
 Value zeros_for(const Session::Port& port) {
   if (!port.type || !port.type->has_tensor_type())
@@ -148,7 +135,7 @@ std::vector<std::pair<std::string, Value>> read_feeds(const Session& s, const Ba
   for (std::size_t k = 0; k < order.size(); ++k) {
     const auto& port = s.inputs()[order[k]];
     if (k < ds.inputs.size())
-      feeds.emplace_back(port.name, read_value_pb(ds.inputs[k].string(), value_hint(port.type)));
+      feeds.emplace_back(port.name, read_value_pb(ds.inputs[k].string(), pb_value_hint(port.type)));
     else if (ds.name.empty() && !port.has_initializer)
       feeds.emplace_back(port.name, zeros_for(port));
   }
@@ -162,7 +149,7 @@ std::string check_outputs(const Session& s, const std::vector<Value>& got, const
     const std::string label = "output " + std::to_string(k) +
                               (k < s.outputs().size() ? " \"" + s.outputs()[k].name + "\"" : "");
     if (k >= got.size()) return label + ": the model has only " + std::to_string(got.size());
-    const Value want = read_value_pb(ds.outputs[k].string(), value_hint(s.outputs()[k].type));
+    const Value want = read_value_pb(ds.outputs[k].string(), pb_value_hint(s.outputs()[k].type));
     const Comparison c = compare_values(got[k], want, tol);
     if (!c.ok) return "mismatch in " + label + ": " + c.summary();
   }

@@ -16,19 +16,6 @@ namespace onnxtool {
 
 namespace {
 
-const char* pb_hint(const onnx::TypeProto* type) {
-  if (!type) return "";
-  switch (type->value_case()) {
-    case onnx::TypeProto::kSequenceType:
-      return "sequence";
-    case onnx::TypeProto::kOptionalType:
-      return "optional";
-    case onnx::TypeProto::kMapType:
-      return "map";
-    default:
-      return "";
-  }
-}
 
 template <class T>
 struct is_complex : std::false_type {};
@@ -72,10 +59,24 @@ void fill_random(Tensor& t, std::mt19937& rng) {
 
 }  // namespace
 
+const char* pb_value_hint(const onnx::TypeProto* type) {
+  if (!type) return "";
+  switch (type->value_case()) {
+    case onnx::TypeProto::kSequenceType:
+      return "sequence";
+    case onnx::TypeProto::kOptionalType:
+      return "optional";
+    case onnx::TypeProto::kMapType:
+      return "map";
+    default:
+      return "";
+  }
+}
+
 Value read_input_file(const std::filesystem::path& path, const onnx::TypeProto* type) {
   const std::string ext = path.extension().string();
   if (ext == ".npy") return Value(read_npy(path));
-  if (ext == ".pb") return read_value_pb(path.string(), pb_hint(type));
+  if (ext == ".pb") return read_value_pb(path.string(), pb_value_hint(type));
   throw_usage("cannot read " + path.string() + ": use a .npy file or a TensorProto .pb file");
 }
 

@@ -17,6 +17,9 @@ namespace onnxtool {
 // Reads one input: .npy, or a .pb holding a TensorProto, SequenceProto, OptionalProto or
 // MapProto (picked from the declared type when there is one). Throws Error naming the file.
 Value read_input_file(const std::filesystem::path& path, const onnx::TypeProto* type);
+// What read_value_pb should expect in a .pb for a value of this type: "sequence", "optional",
+// "map", or "" (a tensor, or no type known).
+const char* pb_value_hint(const onnx::TypeProto* type);
 
 // A seeded random value for a tensor input, as ../shared/tools/ort/bench.mjs makes them: floats
 // uniform in [0, 1), integers 0 (valid as any index), bools false, strings empty. Symbolic dims
