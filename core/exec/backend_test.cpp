@@ -168,6 +168,7 @@ std::string run_data_sets(const BackendTestCase& test, const BackendTestOptions&
   SessionOptions so;
   so.threads = opt.threads;
   so.registry = opt.registry;
+  so.prefer_function_bodies = opt.prefer_function_bodies;
   Session session(model, so);
   for (const auto& ds : test.data_sets) {
     std::vector<Value> got = session.run(read_feeds(session, ds));

@@ -41,6 +41,8 @@ struct BackendTestOptions {
   const Registry* registry = nullptr;  // nullptr: Registry::standard()
   // Run each test in a child process, so a crash or a hang fails that test only.
   bool isolate = true;
+  // SessionOptions::prefer_function_bodies: run spec functions through their bodies.
+  bool prefer_function_bodies = false;
   double timeout_seconds = 300;  // per test, when isolated
 };
 

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/function_body.h"
 
+#include "core/registry/schema.h"
+#include "core/text/parser.h"
 #include "onnx.pb.h"
 
 namespace onnxtool {
 
 namespace {
 
+// The registry's bodies are the ONNX textual syntax, so core/text's parser is the default; a
+// parse error surfaces as the planner's exec.bad-function, naming the operator version.
+std::shared_ptr<const onnx::FunctionProto> parse_registry_body(const OpVersion& v) {
+  auto f = std::make_shared<onnx::FunctionProto>();
+  text::parse_function_text(v.function_body, *f, v.id() + " function body");
+  return f;
+}
+
 FunctionBodyParser& parser_slot() {
-  static FunctionBodyParser parser;
+  static FunctionBodyParser parser = parse_registry_body;
   return parser;
 }
 

@@ -17,10 +17,9 @@ class FunctionProto;
 
 namespace onnxtool {
 
-// The parser used for OpVersion::function_body when SessionOptions::function_parser is unset.
-// core/text's ONNX textual syntax parser is the intended one; until it is installed here the
-// default parser returns nullptr, and operators that only have a function body are reported as
-// "no kernel". Install once at start-up (not thread-safe against running sessions).
+// The parser used for OpVersion::function_body when SessionOptions::function_parser is unset:
+// core/text's parse_function_text unless replaced. Replace once at start-up (not thread-safe
+// against running sessions); an empty parser makes body-only operators "no kernel" again.
 void set_default_function_body_parser(FunctionBodyParser parser);
 const FunctionBodyParser& default_function_body_parser();
 

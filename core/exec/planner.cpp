@@ -381,7 +381,11 @@ bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
   pn.opset = opset_it == opsets_.end() ? 0 : opset_it->second;
   const OpVersion* schema = ctx_.registry.lookup(domain, node.op_type(), pn.opset);
   pn.schema = schema;
-  if (schema && schema->kernel) {
+  // A kernel wins over the spec's function body: bodies are for operators without one, unless
+  // the caller asks to exercise the bodies.
+  const bool body_wanted = ctx_.options.prefer_function_bodies && schema && schema->is_function &&
+                           !schema->function_body.empty() && !local;
+  if (schema && schema->kernel && !body_wanted) {
     pn.attrs.emplace(node, schema);
     pn.allowed_types = input_type_masks(*schema, node);
     return true;

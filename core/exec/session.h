@@ -60,6 +60,9 @@ struct SessionOptions {
   bool profile = false;  // time every node of the main graph
   // nullptr: the parser core/text registers (default_function_body_parser()), if any.
   FunctionBodyParser function_parser;
+  // Run a spec function's body even where the operator has a kernel (only for versions whose
+  // body is written). For checking bodies against kernels and the backend data; slower.
+  bool prefer_function_bodies = false;
 };
 
 // Every problem planning found, each a diagnostic naming the node; what() is the first one and a

@@ -45,6 +45,7 @@ class Parser {
   void model(ModelProto& m);
   void whole_graph(GraphProto& g);
   void whole_type(TypeProto& t);
+  void whole_function(FunctionProto& f);
 
  private:
   // ---- tokens ----
@@ -1122,6 +1123,11 @@ void Parser::whole_graph(GraphProto& g) {
   expect_end();
 }
 
+void Parser::whole_function(FunctionProto& f) {
+  function(f);
+  expect_end();
+}
+
 void Parser::whole_type(TypeProto& t) {
   type(t);
   expect_end();
@@ -1135,6 +1141,12 @@ void parse_model_text(std::string_view text, ModelProto& model, const TextParseO
 
 void parse_graph_text(std::string_view text, GraphProto& graph, const TextParseOptions& options) {
   Parser(text, options).whole_graph(graph);
+}
+
+void parse_function_text(std::string_view text, FunctionProto& f, const std::string& file) {
+  TextParseOptions options;
+  options.file = file;
+  Parser(text, options).whole_function(f);
 }
 
 void parse_type_text(std::string_view text, TypeProto& type, const TextParseOptions& options) {

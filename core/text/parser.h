@@ -18,6 +18,7 @@ namespace onnx {
 class ModelProto;
 class GraphProto;
 class TypeProto;
+class FunctionProto;
 }  // namespace onnx
 
 namespace onnxtool::text {
@@ -34,6 +35,9 @@ void parse_model_text(std::string_view text, onnx::ModelProto& model,
 // A graph alone: `name (inputs) => (outputs) <locals> { nodes }`.
 void parse_graph_text(std::string_view text, onnx::GraphProto& graph,
                       const TextParseOptions& options = {});
+// One function alone: `<domain: "...", opset_import: [...]> Name <attrs> (inputs) => (outputs)
+// { nodes }` (what OpVersion::function_body holds). `file` names the text in messages.
+void parse_function_text(std::string_view text, onnx::FunctionProto& f, const std::string& file);
 // A type alone: `float[N,3]`, `seq(int64)`, ...
 void parse_type_text(std::string_view text, onnx::TypeProto& type,
                      const TextParseOptions& options = {});

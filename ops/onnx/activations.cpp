@@ -281,6 +281,19 @@ auto shrink = [](const AttrView& a) {
 
 }  // namespace
 
+namespace {
+// Relu-14 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kReluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Relu (X) => (Y) {
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  Y = Max (X, zero_x)
+}
+)onnx";
+}  // namespace
+
 void define_Relu(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -305,9 +318,27 @@ void define_Relu(OpDef& op) {
                         "tensor(int64)", "tensor(float16)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(14).function(kReluBody, 18);
   define_activation(op, ew::unary_kernel<decltype(FloatTypes{} | ew::SignedIntTypes{})>(
                             relu_fn, ew::kCheapGrain));
 }
+
+namespace {
+// LeakyRelu-16 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kLeakyReluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+LeakyRelu <alpha> (X) => (Y) {
+  slope = Constant <value_float: float = @alpha> ()
+  slope_x = CastLike (slope, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  negative = Less (X, zero_x)
+  scaled = Mul (slope_x, X)
+  Y = Where (negative, scaled, X)
+}
+)onnx";
+}  // namespace
 
 void define_LeakyRelu(OpDef& op) {
   // clang-format off
@@ -331,10 +362,26 @@ void define_LeakyRelu(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(16).function(kLeakyReluBody, 18);
   define_activation(op, float_with(leaky_relu, ew::kCheapGrain));
 }
 
 // Opset 7 on: slope broadcasts to X unidirectionally (Broadcasting.md).
+namespace {
+// PRelu-16 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kPReluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+PRelu (X, slope) => (Y) {
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  negative = Less (X, zero_x)
+  scaled = Mul (slope, X)
+  Y = Where (negative, scaled, X)
+}
+)onnx";
+}  // namespace
+
 void define_PRelu(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -369,9 +416,31 @@ void define_PRelu(OpDef& op) {
                         "tensor(uint32)", "tensor(uint64)", "tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.at(16).function(kPReluBody, 18);
   op.from(1, 6).infer(infer_prelu).kernel(prelu_kernel(true));
   op.from(7).infer(infer_prelu).kernel(prelu_kernel(false));
 }
+
+namespace {
+// Elu-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kEluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Elu <alpha> (X) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  negative = Less (X, zero_x)
+  e = Exp (X)
+  em1 = Sub (e, one_x)
+  neg_part = Mul (a_x, em1)
+  Y = Where (negative, neg_part, X)
+}
+)onnx";
+}  // namespace
 
 void define_Elu(OpDef& op) {
   // clang-format off
@@ -395,8 +464,32 @@ void define_Elu(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kEluBody, 18);
   define_activation(op, float_with(elu));
 }
+
+namespace {
+// Selu-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kSeluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Selu <alpha, gamma> (X) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, X)
+  g = Constant <value_float: float = @gamma> ()
+  g_x = CastLike (g, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  e = Exp (X)
+  ae = Mul (a_x, e)
+  ae_minus_a = Sub (ae, a_x)
+  neg_part = Mul (g_x, ae_minus_a)
+  pos_part = Mul (g_x, X)
+  positive = Greater (X, zero_x)
+  Y = Where (positive, pos_part, neg_part)
+}
+)onnx";
+}  // namespace
 
 void define_Selu(OpDef& op) {
   // clang-format off
@@ -423,8 +516,24 @@ void define_Selu(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kSeluBody, 18);
   define_activation(op, float_with(selu));
 }
+
+namespace {
+// Celu-28 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kCeluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 22]>
+Celu <alpha> (X) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, X)
+  scaled = Div (X, a_x)
+  elu = Elu <alpha = 1.0> (scaled)
+  Y = Mul (a_x, elu)
+}
+)onnx";
+}  // namespace
 
 void define_Celu(OpDef& op) {
   // clang-format off
@@ -442,8 +551,45 @@ void define_Celu(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(28).function(kCeluBody, 22);
   define_activation(op, float_with(celu));
 }
+
+namespace {
+// Gelu-20 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kGeluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 20]>
+Gelu <approximate> (X) => (Y) {
+  half = Constant <value = float {0.5}> ()
+  half_x = CastLike (half, X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  inv_sqrt2 = Constant <value = float {0.70710678}> ()
+  inv_sqrt2_x = CastLike (inv_sqrt2, X)
+  erf_in = Mul (X, inv_sqrt2_x)
+  erf_out = Erf (erf_in)
+  exact_phi = Add (one_x, erf_out)
+  sqrt_2_over_pi = Constant <value = float {0.79788456}> ()
+  sqrt_2_over_pi_x = CastLike (sqrt_2_over_pi, X)
+  c = Constant <value = float {0.044715}> ()
+  c_x = CastLike (c, X)
+  x2 = Mul (X, X)
+  x3 = Mul (x2, X)
+  cx3 = Mul (c_x, x3)
+  inner = Add (X, cx3)
+  tanh_in = Mul (sqrt_2_over_pi_x, inner)
+  tanh_out = Tanh (tanh_in)
+  tanh_phi = Add (one_x, tanh_out)
+  mode = Constant <value_string: string = @approximate> ()
+  tanh_name = Constant <value_string = "tanh"> ()
+  use_tanh = Equal (mode, tanh_name)
+  phi = Where (use_tanh, tanh_phi, exact_phi)
+  half_xv = Mul (half_x, X)
+  Y = Mul (half_xv, phi)
+}
+)onnx";
+}  // namespace
 
 void define_Gelu(OpDef& op) {
   // clang-format off
@@ -456,6 +602,7 @@ void define_Gelu(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(20).function(kGeluBody, 20);
   op.all().infer(infer_gelu).kernel(float_with(gelu));
 }
 
@@ -479,6 +626,28 @@ void define_Sigmoid(OpDef& op) {
   // clang-format on
   define_activation(op, float_fn([](auto x) { return sigmoid(x); }));
 }
+
+namespace {
+// HardSigmoid-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kHardSigmoidBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+HardSigmoid <alpha, beta> (X) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, X)
+  b = Constant <value_float: float = @beta> ()
+  b_x = CastLike (b, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  ax = Mul (a_x, X)
+  line = Add (ax, b_x)
+  upper = Min (line, one_x)
+  Y = Max (upper, zero_x)
+}
+)onnx";
+}  // namespace
 
 void define_HardSigmoid(OpDef& op) {
   // clang-format off
@@ -505,8 +674,21 @@ void define_HardSigmoid(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kHardSigmoidBody, 18);
   define_activation(op, float_with(hard_sigmoid, ew::kCheapGrain));
 }
+
+namespace {
+// HardSwish-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kHardSwishBody[] = R"onnx(
+<domain: "", opset_import: ["" : 22]>
+HardSwish (X) => (Y) {
+  gate = HardSigmoid <alpha = 0.16666667, beta = 0.5> (X)
+  Y = Mul (X, gate)
+}
+)onnx";
+}  // namespace
 
 void define_HardSwish(OpDef& op) {
   // clang-format off
@@ -522,10 +704,24 @@ void define_HardSwish(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kHardSwishBody, 22);
   define_activation(op, float_fn(hard_swish_fn, ew::kCheapGrain));
 }
 
 // x * tanh(softplus(x))
+namespace {
+// Mish-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kMishBody[] = R"onnx(
+<domain: "", opset_import: ["" : 22]>
+Mish (X) => (Y) {
+  sp = Softplus (X)
+  t = Tanh (sp)
+  Y = Mul (X, t)
+}
+)onnx";
+}  // namespace
+
 void define_Mish(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -540,8 +736,24 @@ void define_Mish(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kMishBody, 22);
   define_activation(op, float_fn([](auto x) { return x * std::tanh(softplus(x)); }));
 }
+
+namespace {
+// Softplus-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kSoftplusBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Softplus (X) => (Y) {
+  e = Exp (X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  e1 = Add (e, one_x)
+  Y = Log (e1)
+}
+)onnx";
+}  // namespace
 
 void define_Softplus(OpDef& op) {
   // clang-format off
@@ -557,10 +769,26 @@ void define_Softplus(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kSoftplusBody, 18);
   define_activation(op, float_fn([](auto x) { return softplus(x); }));
 }
 
 // x / (1 + |x|)
+namespace {
+// Softsign-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kSoftsignBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Softsign (X) => (Y) {
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  magnitude = Abs (X)
+  denominator = Add (one_x, magnitude)
+  Y = Div (X, denominator)
+}
+)onnx";
+}  // namespace
+
 void define_Softsign(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -575,9 +803,26 @@ void define_Softsign(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kSoftsignBody, 18);
   define_activation(
       op, float_fn([](auto x) { return x / (decltype(x){1} + std::fabs(x)); }, ew::kCheapGrain));
 }
+
+namespace {
+// ThresholdedRelu-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kThresholdedReluBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+ThresholdedRelu <alpha> (X) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  above = Greater (X, a_x)
+  Y = Where (above, X, zero_x)
+}
+)onnx";
+}  // namespace
 
 void define_ThresholdedRelu(OpDef& op) {
   // clang-format off
@@ -595,10 +840,26 @@ void define_ThresholdedRelu(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kThresholdedReluBody, 18);
   define_activation(op, float_with(thresholded_relu, ew::kCheapGrain));
 }
 
 // x * sigmoid(alpha * x)
+namespace {
+// Swish-24 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kSwishBody[] = R"onnx(
+<domain: "", opset_import: ["" : 24]>
+Swish <alpha> (X) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, X)
+  ax = Mul (a_x, X)
+  gate = Sigmoid (ax)
+  Y = Mul (X, gate)
+}
+)onnx";
+}  // namespace
+
 void define_Swish(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -610,10 +871,33 @@ void define_Swish(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(bfloat16)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(24).function(kSwishBody, 24);
   define_activation(op, float_with(swish));
 }
 
 // Clip-1/6 take the bounds as attributes, Clip-11 on as optional inputs (12 on: integers too).
+namespace {
+// Clip-13 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kClipBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Clip (input, min, max) => (output) {
+  has_min = OptionalHasElement (min)
+  low = If (has_min) <
+    then_branch = take_min () => (low_given) { low_given = Identity (min) },
+    else_branch = no_min () => (low_none) { low_none = Identity (input) }
+  >
+  raised = Max (input, low)
+  has_max = OptionalHasElement (max)
+  high = If (has_max) <
+    then_branch = take_max () => (high_given) { high_given = Identity (max) },
+    else_branch = no_max () => (high_none) { high_none = Identity (raised) }
+  >
+  output = Min (raised, high)
+}
+)onnx";
+}  // namespace
+
 void define_Clip(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -655,9 +939,33 @@ void define_Clip(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(13).function(kClipBody, 18);
   op.from(1, 6).infer(same_as_input()).kernel(clip_attr_kernel);
   op.from(11).infer(infer_clip).kernel(clip_input_kernel);
 }
+
+namespace {
+// Shrink-9 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kShrinkBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Shrink <bias, lambd> (input) => (output) {
+  l = Constant <value_float: float = @lambd> ()
+  l_x = CastLike (l, input)
+  b = Constant <value_float: float = @bias> ()
+  b_x = CastLike (b, input)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, input)
+  neg_l = Neg (l_x)
+  below = Less (input, neg_l)
+  above = Greater (input, l_x)
+  plus_b = Add (input, b_x)
+  minus_b = Sub (input, b_x)
+  upper_or_zero = Where (above, minus_b, zero_x)
+  output = Where (below, plus_b, upper_or_zero)
+}
+)onnx";
+}  // namespace
 
 void define_Shrink(OpDef& op) {
   // clang-format off
@@ -673,6 +981,7 @@ void define_Shrink(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(9).function(kShrinkBody, 18);
   op.all()
       .infer(same_as_input())
       .kernel(ew::unary_kernel_with<ew::NumericTypes>(

@@ -32,6 +32,22 @@ void bernoulli_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// Bernoulli-22 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kBernoulliBody[] = R"onnx(
+<domain: "", opset_import: ["" : 22]>
+Bernoulli <dtype, seed> (input) => (output) {
+  draw = RandomUniformLike <low = 0.0, high = 1.0, seed: float = @seed> (input)
+  hit = Greater (input, draw)
+  zero = Constant <value = float {0.0}> ()
+  zero_in = CastLike (zero, input)
+  like = RandomUniformLike <low = 0.0, high = 0.0, dtype: int = @dtype> (zero_in)
+  output = CastLike (hit, like)
+}
+)onnx";
+}  // namespace
+
 void define_Bernoulli(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -58,6 +74,7 @@ void define_Bernoulli(OpDef& op) {
                          "tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function(kBernoulliBody, 22);
   op.all().infer(infer_bernoulli).kernel(bernoulli_kernel);
 }
 

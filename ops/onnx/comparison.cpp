@@ -143,6 +143,19 @@ void define_Less(OpDef& op) {
   define_comparison<ew::NumericTypes>(op, [](auto a, auto b) { return a < b; });
 }
 
+namespace {
+// LessOrEqual-16 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kLessOrEqualBody[] = R"onnx(
+<domain: "", opset_import: ["" : 16]>
+LessOrEqual (A, B) => (C) {
+  lt = Less (A, B)
+  eq = Equal (A, B)
+  C = Or (lt, eq)
+}
+)onnx";
+}  // namespace
+
 void define_LessOrEqual(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -165,6 +178,7 @@ void define_LessOrEqual(OpDef& op) {
       .constraint("T1", {"tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.at(16).function(kLessOrEqualBody, 16);
   define_comparison<ew::NumericTypes>(op, [](auto a, auto b) { return a <= b; });
 }
 
@@ -206,6 +220,19 @@ void define_Greater(OpDef& op) {
   define_comparison<ew::NumericTypes>(op, [](auto a, auto b) { return a > b; });
 }
 
+namespace {
+// GreaterOrEqual-16 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kGreaterOrEqualBody[] = R"onnx(
+<domain: "", opset_import: ["" : 16]>
+GreaterOrEqual (A, B) => (C) {
+  gt = Greater (A, B)
+  eq = Equal (A, B)
+  C = Or (gt, eq)
+}
+)onnx";
+}  // namespace
+
 void define_GreaterOrEqual(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -228,6 +255,7 @@ void define_GreaterOrEqual(OpDef& op) {
       .constraint("T1", {"tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.at(16).function(kGreaterOrEqualBody, 16);
   define_comparison<ew::NumericTypes>(op, [](auto a, auto b) { return a >= b; });
 }
 

@@ -45,6 +45,32 @@ void dynamic_quantize_linear_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// DynamicQuantizeLinear-11 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kDynamicQuantizeLinearBody[] = R"onnx(
+<domain: "", opset_import: ["" : 11]>
+DynamicQuantizeLinear (x) => (y, y_scale, y_zero_point) {
+  qmin = Constant <value = float {0.0}> ()
+  qmax = Constant <value = float {255.0}> ()
+  lowest = ReduceMin <keepdims = 0> (x)
+  lo = Min (lowest, qmin)
+  highest = ReduceMax <keepdims = 0> (x)
+  hi = Max (highest, qmin)
+  span = Sub (hi, lo)
+  scale = Div (span, qmax)
+  lo_steps = Div (lo, scale)
+  zp_exact = Sub (qmin, lo_steps)
+  zp_clipped = Clip (zp_exact, qmin, qmax)
+  zp_rounded = Round (zp_clipped)
+  zero_point = Cast <to = 2> (zp_rounded)
+  y_scale = Identity (scale)
+  y_zero_point = Identity (zero_point)
+  y = QuantizeLinear (x, scale, zero_point)
+}
+)onnx";
+}  // namespace
+
 void define_DynamicQuantizeLinear(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -58,6 +84,7 @@ void define_DynamicQuantizeLinear(OpDef& op) {
       .constraint("T2", {"tensor(uint8)"});
   // END SIGNATURES
   // clang-format on
+  op.at(11).function(kDynamicQuantizeLinearBody, 11);
   op.all().infer(infer_dynamic_quantize_linear).kernel(dynamic_quantize_linear_kernel);
 }
 

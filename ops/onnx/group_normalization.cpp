@@ -53,6 +53,50 @@ void group_norm_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// GroupNormalization-21 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kGroupNormalizationBody[] = R"onnx(
+<domain: "", opset_import: ["" : 21]>
+GroupNormalization <epsilon, num_groups, stash_type> (X, scale, bias) => (Y) {
+  x_u = Cast <to: int = @stash_type> (X)
+  x_shape = Shape (X)
+  n = Shape <start = 0, end = 1> (X)
+  c = Shape <start = 1, end = 2> (X)
+  groups_s = Constant <value_int: int = @num_groups> ()
+  zero_1d = Constant <value_ints = [0]> ()
+  groups = Unsqueeze (groups_s, zero_1d)
+  per_group = Div (c, groups)
+  grouped_shape = Constant <value_ints = [0, 0, -1]> ()
+  spatial = Shape <start = 2> (X)
+  full_g_shape = Concat <axis = 0> (n, groups, per_group, spatial)
+  x_g = Reshape (x_u, full_g_shape)
+  x_3d = Reshape (x_g, grouped_shape)
+  two_1d = Constant <value_ints = [2]> ()
+  mean = ReduceMean (x_3d, two_1d)
+  sq = Mul (x_3d, x_3d)
+  mean_sq = ReduceMean (sq, two_1d)
+  mean_2 = Mul (mean, mean)
+  variance = Sub (mean_sq, mean_2)
+  eps = Constant <value_float: float = @epsilon> ()
+  eps_u = CastLike (eps, x_u)
+  var_eps = Add (variance, eps_u)
+  std = Sqrt (var_eps)
+  centred = Sub (x_3d, mean)
+  normed_g = Div (centred, std)
+  normed_full = Reshape (normed_g, x_shape)
+  normed_nc = Reshape (normed_full, grouped_shape)
+  normed = CastLike (normed_nc, X)
+  channel_shape = Constant <value_ints = [1, -1, 1]> ()
+  scale_c = Reshape (scale, channel_shape)
+  bias_c = Reshape (bias, channel_shape)
+  scaled = Mul (scale_c, normed)
+  shifted = Add (scaled, bias_c)
+  Y = Reshape (shifted, x_shape)
+}
+)onnx";
+}  // namespace
+
 void define_GroupNormalization(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -69,6 +113,7 @@ void define_GroupNormalization(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(21).function(kGroupNormalizationBody, 21);
   op.all().infer(infer_group_norm).kernel(group_norm_kernel);
 }
 

@@ -13,6 +13,33 @@ void hamming_window_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// HammingWindow-17 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kHammingWindowBody[] = R"onnx(
+<domain: "", opset_import: ["" : 17]>
+HammingWindow <periodic, output_datatype> (size) => (output) {
+  n_total = Cast <to = 1> (size)
+  periodic_i = Constant <value_int: int = @periodic> ()
+  periodic_f = Cast <to = 1> (periodic_i)
+  one = Constant <value = float {1.0}> ()
+  zero = Constant <value = float {0.0}> ()
+  symmetric = Sub (one, periodic_f)
+  denominator = Sub (n_total, symmetric)
+  n = Range (zero, n_total, one)
+  two_pi = Constant <value = float {6.2831853}> ()
+  step = Div (two_pi, denominator)
+  angle = Mul (n, step)
+  c = Cos (angle)
+  a0 = Constant <value = float {0.54347826}> ()
+  a1 = Constant <value = float {0.45652174}> ()
+  a1c = Mul (a1, c)
+  w = Sub (a0, a1c)
+  output = Cast <to: int = @output_datatype> (w)
+}
+)onnx";
+}  // namespace
+
 void define_HammingWindow(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -28,6 +55,7 @@ void define_HammingWindow(OpDef& op) {
                          "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(17).function(kHammingWindowBody, 17);
   op.all().infer(signal::infer_window).kernel(hamming_window_kernel);
 }
 

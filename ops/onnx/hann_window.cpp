@@ -13,6 +13,32 @@ void hann_window_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// HannWindow-17 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kHannWindowBody[] = R"onnx(
+<domain: "", opset_import: ["" : 17]>
+HannWindow <periodic, output_datatype> (size) => (output) {
+  n_total = Cast <to = 1> (size)
+  periodic_i = Constant <value_int: int = @periodic> ()
+  periodic_f = Cast <to = 1> (periodic_i)
+  one = Constant <value = float {1.0}> ()
+  zero = Constant <value = float {0.0}> ()
+  symmetric = Sub (one, periodic_f)
+  denominator = Sub (n_total, symmetric)
+  n = Range (zero, n_total, one)
+  two_pi = Constant <value = float {6.2831853}> ()
+  step = Div (two_pi, denominator)
+  angle = Mul (n, step)
+  c = Cos (angle)
+  half = Constant <value = float {0.5}> ()
+  hc = Mul (half, c)
+  w = Sub (half, hc)
+  output = Cast <to: int = @output_datatype> (w)
+}
+)onnx";
+}  // namespace
+
 void define_HannWindow(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -28,6 +54,7 @@ void define_HannWindow(OpDef& op) {
                          "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(17).function(kHannWindowBody, 17);
   op.all().infer(signal::infer_window).kernel(hann_window_kernel);
 }
 

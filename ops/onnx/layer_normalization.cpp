@@ -68,6 +68,59 @@ void layer_norm_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// LayerNormalization-17 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kLayerNormalizationBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+LayerNormalization <axis, epsilon, stash_type> (X, Scale, B) => (Y, Mean, InvStdDev) {
+  x_shape = Shape (X)
+  rank = Size (x_shape)
+  axis_scalar = Constant <value_int: int = @axis> ()
+  zero_s = Constant <value_int = 0> ()
+  negative = Less (axis_scalar, zero_s)
+  wrapped = Add (axis_scalar, rank)
+  pos_axis = Where (negative, wrapped, axis_scalar)
+  zero_1d = Constant <value_ints = [0]> ()
+  axis_1d = Unsqueeze (pos_axis, zero_1d)
+  prefix = Slice (x_shape, zero_1d, axis_1d)
+  rank_1d = Unsqueeze (rank, zero_1d)
+  n_reduced = Sub (rank_1d, axis_1d)
+  suffix = ConstantOfShape <value = int64[1] {1}> (n_reduced)
+  stats_shape = Concat <axis = 0> (prefix, suffix)
+  rows = Flatten <axis: int = @axis> (X)
+  rows_u = Cast <to: int = @stash_type> (rows)
+  eps = Constant <value_float: float = @epsilon> ()
+  eps_u = CastLike (eps, rows_u)
+  one_1d = Constant <value_ints = [1]> ()
+  mean = ReduceMean (rows_u, one_1d)
+  sq = Mul (rows_u, rows_u)
+  mean_sq = ReduceMean (sq, one_1d)
+  mean_2 = Mul (mean, mean)
+  variance = Sub (mean_sq, mean_2)
+  var_eps = Add (variance, eps_u)
+  std = Sqrt (var_eps)
+  centred = Sub (rows_u, mean)
+  normed_u = Div (centred, std)
+  normed = CastLike (normed_u, X)
+  scale_row = Flatten <axis = 0> (Scale)
+  scaled = Mul (normed, scale_row)
+  has_bias = OptionalHasElement (B)
+  shifted = If (has_bias) <
+    then_branch = add_bias () => (with_bias) {
+      bias_row = Flatten <axis = 0> (B)
+      with_bias = Add (scaled, bias_row)
+    },
+    else_branch = no_bias () => (without_bias) { without_bias = Identity (scaled) }
+  >
+  Y = Reshape (shifted, x_shape)
+  inv = Reciprocal (std)
+  Mean = Reshape (mean, stats_shape)
+  InvStdDev = Reshape (inv, stats_shape)
+}
+)onnx";
+}  // namespace
+
 void define_LayerNormalization(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -86,6 +139,7 @@ void define_LayerNormalization(OpDef& op) {
       .constraint("U", {"tensor(float)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(17).function(kLayerNormalizationBody, 18);
   op.all().infer(infer_layer_norm).kernel(layer_norm_kernel);
 }
 

@@ -86,6 +86,28 @@ void mvn_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// MeanVarianceNormalization-13 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kMeanVarianceNormalizationBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+MeanVarianceNormalization <axes> (X) => (Y) {
+  reduce_over = Constant <value_ints: ints = @axes> ()
+  mean = ReduceMean (X, reduce_over)
+  mean_sq = Mul (mean, mean)
+  x_sq = Mul (X, X)
+  sq_mean = ReduceMean (x_sq, reduce_over)
+  variance = Sub (sq_mean, mean_sq)
+  std = Sqrt (variance)
+  tiny = Constant <value = float {1e-09}> ()
+  tiny_x = CastLike (tiny, X)
+  denominator = Add (std, tiny_x)
+  centred = Sub (X, mean)
+  Y = Div (centred, denominator)
+}
+)onnx";
+}  // namespace
+
 void define_MeanVarianceNormalization(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -102,6 +124,7 @@ void define_MeanVarianceNormalization(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(13).function(kMeanVarianceNormalizationBody, 18);
   op.all().infer(infer_mvn).kernel(mvn_kernel);
 }
 

@@ -13,6 +13,21 @@ void reduce_l2_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// ReduceL2-18 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kReduceL2Body[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+ReduceL2 <keepdims, noop_with_empty_axes> (data, axes) => (reduced) {
+  wide = Cast <to = 11> (data)
+  squares = Mul (wide, wide)
+  total = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (squares, axes)
+  norm = Sqrt (total)
+  reduced = CastLike (norm, data)
+}
+)onnx";
+}  // namespace
+
 void define_ReduceL2(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -48,6 +63,7 @@ void define_ReduceL2(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(18).function(kReduceL2Body, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_l2_kernel);
 }
 

@@ -13,6 +13,18 @@ void reduce_log_sum_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// ReduceLogSum-18 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kReduceLogSumBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+ReduceLogSum <keepdims, noop_with_empty_axes> (data, axes) => (reduced) {
+  total = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data, axes)
+  reduced = Log (total)
+}
+)onnx";
+}  // namespace
+
 void define_ReduceLogSum(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -48,6 +60,7 @@ void define_ReduceLogSum(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(18).function(kReduceLogSumBody, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_log_sum_kernel);
 }
 

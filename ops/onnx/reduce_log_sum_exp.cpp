@@ -13,6 +13,21 @@ void reduce_log_sum_exp_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// ReduceLogSumExp-18 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kReduceLogSumExpBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+ReduceLogSumExp <keepdims, noop_with_empty_axes> (data, axes) => (reduced) {
+  wide = Cast <to = 11> (data)
+  e = Exp (wide)
+  total = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (e, axes)
+  log_total = Log (total)
+  reduced = CastLike (log_total, data)
+}
+)onnx";
+}  // namespace
+
 void define_ReduceLogSumExp(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -48,6 +63,7 @@ void define_ReduceLogSumExp(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(18).function(kReduceLogSumExpBody, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_log_sum_exp_kernel);
 }
 

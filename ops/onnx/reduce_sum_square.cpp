@@ -13,6 +13,18 @@ void reduce_sum_square_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// ReduceSumSquare-18 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kReduceSumSquareBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+ReduceSumSquare <keepdims, noop_with_empty_axes> (data, axes) => (reduced) {
+  squares = Mul (data, data)
+  reduced = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (squares, axes)
+}
+)onnx";
+}  // namespace
+
 void define_ReduceSumSquare(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -48,6 +60,7 @@ void define_ReduceSumSquare(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(18).function(kReduceSumSquareBody, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_sum_square_kernel);
 }
 

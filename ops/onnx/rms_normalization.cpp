@@ -33,6 +33,35 @@ void rms_norm_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// RMSNormalization-23 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kRMSNormalizationBody[] = R"onnx(
+<domain: "", opset_import: ["" : 23]>
+RMSNormalization <axis, epsilon, stash_type> (X, scale) => (Y) {
+  x_shape = Shape (X)
+  rank = Size (x_shape)
+  axis_scalar = Constant <value_int: int = @axis> ()
+  zero_s = Constant <value_int = 0> ()
+  negative = Less (axis_scalar, zero_s)
+  wrapped = Add (axis_scalar, rank)
+  pos_axis = Where (negative, wrapped, axis_scalar)
+  one_s = Constant <value_int = 1> ()
+  axes = Range (pos_axis, rank, one_s)
+  x_u = Cast <to: int = @stash_type> (X)
+  sq = Mul (x_u, x_u)
+  mean_sq = ReduceMean (sq, axes)
+  eps = Constant <value_float: float = @epsilon> ()
+  eps_u = CastLike (eps, x_u)
+  shifted = Add (mean_sq, eps_u)
+  rms = Sqrt (shifted)
+  normed_u = Div (x_u, rms)
+  normed = CastLike (normed_u, scale)
+  Y = Mul (normed, scale)
+}
+)onnx";
+}  // namespace
+
 void define_RMSNormalization(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -48,6 +77,7 @@ void define_RMSNormalization(OpDef& op) {
       .constraint("V", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(23).function(kRMSNormalizationBody, 23);
   op.all().infer(infer_rms_norm).kernel(rms_norm_kernel);
 }
 

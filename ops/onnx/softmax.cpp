@@ -13,6 +13,24 @@ void softmax_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// Softmax-13 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kSoftmaxBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+Softmax <axis> (input) => (output) {
+  axis_scalar = Constant <value_int: int = @axis> ()
+  zero = Constant <value_ints = [0]> ()
+  axes = Unsqueeze (axis_scalar, zero)
+  peak = ReduceMax <keepdims = 1> (input, axes)
+  shifted = Sub (input, peak)
+  e = Exp (shifted)
+  total = ReduceSum <keepdims = 1> (e, axes)
+  output = Div (e, total)
+}
+)onnx";
+}  // namespace
+
 void define_Softmax(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -34,6 +52,7 @@ void define_Softmax(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(13).function(kSoftmaxBody, 18);
   op.all().infer(nn::infer_softmax).kernel(softmax_kernel);
 }
 

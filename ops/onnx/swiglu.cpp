@@ -44,6 +44,22 @@ void swiglu_kernel(KernelContext& ctx) {
 
 }  // namespace
 
+namespace {
+// SwiGLU-28 as the spec defines it, a function (OpVersion::function_body): for
+// checking and inference; the executor still runs the kernel unless asked for bodies.
+constexpr const char kSwiGLUBody[] = R"onnx(
+<domain: "", opset_import: ["" : 24]>
+SwiGLU <alpha> (A, B) => (Y) {
+  a = Constant <value_float: float = @alpha> ()
+  a_x = CastLike (a, A)
+  scaled = Mul (a_x, A)
+  gate = Sigmoid (scaled)
+  swish = Mul (A, gate)
+  Y = Mul (swish, B)
+}
+)onnx";
+}  // namespace
+
 void define_SwiGLU(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -56,6 +72,7 @@ void define_SwiGLU(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(28).function(kSwiGLUBody, 24);
   op.all().infer(infer_swiglu).kernel(swiglu_kernel);
 }
 
