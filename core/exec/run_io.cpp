@@ -16,7 +16,6 @@ namespace onnxtool {
 
 namespace {
 
-
 template <class T>
 struct is_complex : std::false_type {};
 template <class T>

@@ -257,6 +257,11 @@ VersionBuilder& VersionBuilder::function(std::string body_text, int body_opset) 
   return *this;
 }
 
+VersionBuilder& VersionBuilder::function_note(std::string why) {
+  v_->function_body_note = std::move(why);
+  return *this;
+}
+
 VersionBuilder& VersionBuilder::infer(InferFn f) {
   v_->infer = std::move(f);
   return *this;

@@ -106,6 +106,10 @@ struct OpVersion {
   std::vector<int> function_opsets;
   std::string function_body;
   int function_opset = 0;
+  // Why no fixed body is written when the spec's body is built per call site (its nodes depend
+  // on the caller's input types, on graph attributes, or on an optional attribute that a body in
+  // the textual syntax cannot both detect and read); empty otherwise.
+  std::string function_body_note;
 
   // Behaviours, attached by the operator's file; empty when not (yet) provided.
   InferFn infer;        // type and shape inference, and data propagation
@@ -155,6 +159,8 @@ class VersionBuilder {
   VersionBuilder& output_range(int min, int max);
   // The function body (also sets is_function).
   VersionBuilder& function(std::string body_text, int body_opset);
+  // Records why the body depends on the call site instead of giving one (function_body_note).
+  VersionBuilder& function_note(std::string why);
 
   VersionBuilder& infer(InferFn f);
   VersionBuilder& kernel(KernelFn f);

@@ -397,6 +397,252 @@ void attention_kernel(KernelContext& ctx) {
   misc::visit_compute(ctx.input(0).dtype(), [&](auto c) { attention_as<decltype(c)>(ctx); });
 }
 
+// The function body. Q, K and V go to (batch, heads, sequence, head_size), the past is put in
+// front of K and V, and K and V heads are repeated for grouped queries. Optional attributes
+// without a default are read so that one fixed body serves every call site:
+// - q_num_heads and kv_num_heads (only used by 3-D inputs) from EyeLike <k = ...> over a row one
+//   longer than the hidden size: the 1 sits at the column numbered by the attribute (at least 1);
+// - scale from LeakyRelu and Elu, whose alpha defaults differ (0.01 and 1): both give -alpha at
+//   -1 and -inf when scale is given, and differ when it is not (then 1/sqrt(head_size));
+// - softmax_precision as the type of EyeLike <dtype = ...>, which is Q's type when absent.
+// A bool attn_mask is told from a float one at run time (0.5 does not survive a round trip
+// through bool). The causal frontier, the windows and nonpad_kv_seqlen make one boolean
+// (batch, 1, q_seq, total) mask; a row with no key allowed gives zero probabilities.
+constexpr const char kAttentionBody[] = R"onnx(
+<domain: "", opset_import: ["" : 25]>
+Attention <is_causal, kv_num_heads, left_window_size, q_num_heads, qk_matmul_output_mode, right_window_size, scale, softcap, softmax_precision> (Q, K, V, attn_mask, past_key, past_value, nonpad_kv_seqlen) => (Y, present_key, present_value, qk_matmul_output) {
+  zero = Constant <value_int = 0> ()
+  one = Constant <value_int = 1> ()
+  zero_1d = Constant <value_ints = [0]> ()
+  one_1d = Constant <value_ints = [1]> ()
+  two_1d = Constant <value_ints = [2]> ()
+  three_1d = Constant <value_ints = [3]> ()
+  minus_one_1d = Constant <value_ints = [-1]> ()
+  q_shape = Shape (Q)
+  q_rank = Size (q_shape)
+  three = Constant <value_int = 3> ()
+  is_3d = Equal (q_rank, three)
+  q4, k4, v4 = If (is_3d) <
+    then_branch = split_heads () => (q_heads, k_heads, v_heads) {
+      q_hidden = Shape <start = 2> (Q)
+      q_row_len = Add (q_hidden, one_1d)
+      q_row_shape = Concat <axis = 0> (one_1d, q_row_len)
+      q_row = ConstantOfShape <value = float[1] {0}> (q_row_shape)
+      q_marked = EyeLike <k: int = @q_num_heads> (q_row)
+      q_heads_1d = ArgMax <axis = 1, keepdims = 0> (q_marked)
+      k_hidden = Shape <start = 2> (K)
+      k_row_len = Add (k_hidden, one_1d)
+      k_row_shape = Concat <axis = 0> (one_1d, k_row_len)
+      k_row = ConstantOfShape <value = float[1] {0}> (k_row_shape)
+      k_marked = EyeLike <k: int = @kv_num_heads> (k_row)
+      kv_heads_1d = ArgMax <axis = 1, keepdims = 0> (k_marked)
+      q_bs = Shape <end = 2> (Q)
+      k_bs = Shape <end = 2> (K)
+      v_bs = Shape <end = 2> (V)
+      q_split = Concat <axis = 0> (q_bs, q_heads_1d, minus_one_1d)
+      k_split = Concat <axis = 0> (k_bs, kv_heads_1d, minus_one_1d)
+      v_split = Concat <axis = 0> (v_bs, kv_heads_1d, minus_one_1d)
+      q_bshd = Reshape (Q, q_split)
+      k_bshd = Reshape (K, k_split)
+      v_bshd = Reshape (V, v_split)
+      q_heads = Transpose <perm = [0, 2, 1, 3]> (q_bshd)
+      k_heads = Transpose <perm = [0, 2, 1, 3]> (k_bshd)
+      v_heads = Transpose <perm = [0, 2, 1, 3]> (v_bshd)
+    },
+    else_branch = as_heads () => (q_same, k_same, v_same) {
+      q_same = Identity (Q)
+      k_same = Identity (K)
+      v_same = Identity (V)
+    }
+  >
+  has_past = OptionalHasElement (past_key)
+  k_all, v_all = If (has_past) <
+    then_branch = after_past () => (k_joined, v_joined) {
+      k_joined = Concat <axis = 2> (past_key, k4)
+      v_joined = Concat <axis = 2> (past_value, v4)
+    },
+    else_branch = no_past () => (k_alone, v_alone) {
+      k_alone = Identity (k4)
+      v_alone = Identity (v4)
+    }
+  >
+  present_key = Identity (k_all)
+  present_value = Identity (v_all)
+  batch_1d = Shape <end = 1> (q4)
+  q_heads_n = Shape <start = 1, end = 2> (q4)
+  q_seq_1d = Shape <start = 2, end = 3> (q4)
+  head_size_1d = Shape <start = 3> (q4)
+  kv_heads_n = Shape <start = 1, end = 2> (k_all)
+  total_1d = Shape <start = 2, end = 3> (k_all)
+  group = Div (q_heads_n, kv_heads_n)
+  k_tail = Shape <start = 2> (k_all)
+  v_tail = Shape <start = 2> (v_all)
+  k_wide = Concat <axis = 0> (batch_1d, kv_heads_n, group, k_tail)
+  v_wide = Concat <axis = 0> (batch_1d, kv_heads_n, group, v_tail)
+  k_flat = Concat <axis = 0> (batch_1d, q_heads_n, k_tail)
+  v_flat = Concat <axis = 0> (batch_1d, q_heads_n, v_tail)
+  k_5d = Unsqueeze (k_all, two_1d)
+  v_5d = Unsqueeze (v_all, two_1d)
+  k_rep_5d = Expand (k_5d, k_wide)
+  v_rep_5d = Expand (v_5d, v_wide)
+  k_rep = Reshape (k_rep_5d, k_flat)
+  v_rep = Reshape (v_rep_5d, v_flat)
+  minus_one_f = Constant <value_float = -1.0> ()
+  zero_f = Constant <value_float = 0.0> ()
+  neg_inf_f = Log (zero_f)
+  leaky = LeakyRelu <alpha: float = @scale> (minus_one_f)
+  elu = Elu <alpha: float = @scale> (neg_inf_f)
+  scale_given = Equal (leaky, elu)
+  scale_given_value = Neg (leaky)
+  head_size_f = Cast <to = 1> (head_size_1d)
+  root = Sqrt (head_size_f)
+  scale_default = Reciprocal (root)
+  scale_f = Where (scale_given, scale_given_value, scale_default)
+  scale_t = CastLike (scale_f, q4)
+  k_t = Transpose <perm = [0, 1, 3, 2]> (k_rep)
+  dots = MatMul (q4, k_t)
+  raw = Mul (dots, scale_t)
+  cap_f = Constant <value_float: float = @softcap> ()
+  cap_on = Greater (cap_f, zero_f)
+  capped = If (cap_on) <
+    then_branch = soft_cap () => (capped_on) {
+      cap_t = CastLike (cap_f, raw)
+      ratio = Div (raw, cap_t)
+      bent = Tanh (ratio)
+      capped_on = Mul (bent, cap_t)
+    },
+    else_branch = no_cap () => (capped_off) {
+      capped_off = Identity (raw)
+    }
+  >
+  total = Squeeze (total_1d)
+  key_idx = Range (zero, total, one)
+  q_seq = Squeeze (q_seq_1d)
+  query_idx = Range (zero, q_seq, one)
+  along_keys = Constant <value_ints = [1, 1, 1, -1]> ()
+  along_queries = Constant <value_ints = [1, 1, -1, 1]> ()
+  key_pos = Reshape (key_idx, along_keys)
+  query_pos_raw = Reshape (query_idx, along_queries)
+  new_len_1d = Shape <start = 2, end = 3> (k4)
+  past_len_1d = Sub (total_1d, new_len_1d)
+  has_nonpad = OptionalHasElement (nonpad_kv_seqlen)
+  valid = If (has_nonpad) <
+    then_branch = padded () => (valid_given) {
+      valid_given = Identity (nonpad_kv_seqlen)
+    },
+    else_branch = unpadded () => (valid_all) {
+      valid_all = Expand (total_1d, batch_1d)
+    }
+  >
+  no_past = Not (has_past)
+  offset_from_valid = And (has_nonpad, no_past)
+  valid_less_q = Sub (valid, q_seq_1d)
+  offset = Where (offset_from_valid, valid_less_q, past_len_1d)
+  per_batch = Constant <value_ints = [-1, 1, 1, 1]> ()
+  offset_4d = Reshape (offset, per_batch)
+  valid_4d = Reshape (valid, per_batch)
+  query_pos = Add (query_pos_raw, offset_4d)
+  in_valid = Less (key_pos, valid_4d)
+  causal_i = Constant <value_int: int = @is_causal> ()
+  causal = Cast <to = 9> (causal_i)
+  not_causal = Not (causal)
+  not_after = LessOrEqual (key_pos, query_pos)
+  causal_ok = Or (not_causal, not_after)
+  left = Constant <value_int: int = @left_window_size> ()
+  right = Constant <value_int: int = @right_window_size> ()
+  no_left = Less (left, zero)
+  no_right = Less (right, zero)
+  left_edge = Sub (query_pos, left)
+  right_edge = Add (query_pos, right)
+  inside_left = GreaterOrEqual (key_pos, left_edge)
+  inside_right = LessOrEqual (key_pos, right_edge)
+  left_ok = Or (no_left, inside_left)
+  right_ok = Or (no_right, inside_right)
+  allowed_1 = And (in_valid, causal_ok)
+  allowed_2 = And (allowed_1, left_ok)
+  allowed = And (allowed_2, right_ok)
+  zero_t = CastLike (zero_f, raw)
+  neg_inf_t = CastLike (neg_inf_f, raw)
+  has_mask = OptionalHasElement (attn_mask)
+  mask_bias = If (has_mask) <
+    then_branch = given_mask () => (mask_full) {
+      half = Constant <value_float = 0.5> ()
+      half_m = CastLike (half, attn_mask)
+      half_back = Cast <to = 1> (half_m)
+      survives = Equal (half_back, half)
+      is_bool = Not (survives)
+      mask_add = If (is_bool) <
+        then_branch = bool_mask () => (bool_add) {
+          keep = Cast <to = 9> (attn_mask)
+          bool_add = Where (keep, zero_t, neg_inf_t)
+        },
+        else_branch = float_mask () => (float_add) {
+          float_add = CastLike (attn_mask, raw)
+        }
+      >
+      width_1d = Shape <start = -1> (mask_add)
+      short_by = Sub (total_1d, width_1d)
+      mask_pads = Concat <axis = 0> (zero_1d, short_by)
+      mask_full = Pad (mask_add, mask_pads, neg_inf_t, minus_one_1d)
+    },
+    else_branch = no_mask () => (mask_none) {
+      mask_none = Identity (zero_t)
+    }
+  >
+  bias = Where (allowed, mask_bias, neg_inf_t)
+  biased = Add (capped, bias)
+  carrier_shape = Constant <value_ints = [1, 1]> ()
+  carrier_f = ConstantOfShape (carrier_shape)
+  carrier_q = CastLike (carrier_f, raw)
+  carrier = EyeLike <dtype: int = @softmax_precision> (carrier_q)
+  scores = CastLike (biased, carrier)
+  row_max = ReduceMax <keepdims = 1> (scores, minus_one_1d)
+  neg_inf_s = CastLike (neg_inf_f, scores)
+  zero_s = CastLike (zero_f, scores)
+  row_empty = Equal (row_max, neg_inf_s)
+  shift = Where (row_empty, zero_s, row_max)
+  centred = Sub (scores, shift)
+  weights = Exp (centred)
+  total_weight = ReduceSum <keepdims = 1> (weights, minus_one_1d)
+  probs_s = Div (weights, total_weight)
+  probs_safe = Where (row_empty, zero_s, probs_s)
+  probs = CastLike (probs_safe, raw)
+  probs_v = CastLike (probs, v_rep)
+  y4_v = MatMul (probs_v, v_rep)
+  y4 = CastLike (y4_v, Q)
+  Y = If (is_3d) <
+    then_branch = merge_heads () => (y_3d) {
+      y_bshd = Transpose <perm = [0, 2, 1, 3]> (y4)
+      y_bs = Shape <end = 2> (y_bshd)
+      y_merged = Concat <axis = 0> (y_bs, minus_one_1d)
+      y_3d = Reshape (y_bshd, y_merged)
+    },
+    else_branch = keep_heads () => (y_4d) {
+      y_4d = Identity (y4)
+    }
+  >
+  mode = Constant <value_int: int = @qk_matmul_output_mode> ()
+  mode_0 = Equal (mode, zero)
+  qk_matmul_output = If (mode_0) <
+    then_branch = qk_raw () => (qk_0) { qk_0 = Identity (raw) },
+    else_branch = qk_later () => (qk_123) {
+      mode_1 = Equal (mode, one)
+      qk_123 = If (mode_1) <
+        then_branch = qk_capped () => (qk_1) { qk_1 = Identity (capped) },
+        else_branch = qk_last () => (qk_23) {
+          two = Constant <value_int = 2> ()
+          mode_2 = Equal (mode, two)
+          qk_23 = If (mode_2) <
+            then_branch = qk_biased () => (qk_2) { qk_2 = Identity (biased) },
+            else_branch = qk_probs () => (qk_3) { qk_3 = Identity (probs) }
+          >
+        }
+      >
+    }
+  >
+}
+)onnx";
+
 }  // namespace
 
 void define_Attention(OpDef& op) {
@@ -481,6 +727,7 @@ void define_Attention(OpDef& op) {
                         "tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.at(25).function(kAttentionBody, 25);
   op.all().infer(infer_attention).kernel(attention_kernel);
 }
 

@@ -672,6 +672,11 @@ void define_CastLike(OpDef& op) {
                          "tensor(float8e8m0)", "tensor(uint2)", "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  // CastLike-25's body is one Cast whose `to` is target_type's element type; an attribute
+  // value cannot be taken from an input's type in the textual syntax.
+  op.at(25).function_note(
+      "the body is Cast with `to` set to the element type of target_type, which a fixed body "
+      "cannot name: the spec builds it per call site from the input type");
   op.all().infer(infer_cast_like).kernel(cast_like_kernel);
 }
 

@@ -72,6 +72,77 @@ void causal_conv_kernel(KernelContext& ctx) {
     misc::write_output<double>(ctx, 1, xt.dtype(), {n, c, k - 1}, state);
 }
 
+// The function body: the past (zeros when not given) is put in front of the input, and the
+// depthwise causal convolution is a sum over the k taps, one Loop iteration each (Conv would
+// need group = channels, an attribute the body cannot take from the weight's shape). The new
+// state is the last k - 1 positions of that sequence, i.e. everything after its first `length`.
+constexpr const char kCausalConvWithStateBody[] = R"onnx(
+<domain: "", opset_import: ["" : 27]>
+CausalConvWithState <activation> (input, weight, bias, past_state) => (output, present_state) {
+  zero_1d = Constant <value_ints = [0]> ()
+  one_1d = Constant <value_ints = [1]> ()
+  two_1d = Constant <value_ints = [2]> ()
+  last_1d = Constant <value_ints = [9223372036854775807]> ()
+  x_shape = Shape (input)
+  batch_channels = Shape <end = 2> (input)
+  len_1d = Shape <start = 2> (input)
+  k_1d = Shape <start = 2> (weight)
+  k_less_1 = Sub (k_1d, one_1d)
+  state_shape = Concat <axis = 0> (batch_channels, k_less_1)
+  has_past = OptionalHasElement (past_state)
+  past = If (has_past) <
+    then_branch = given_past () => (past_given) {
+      past_given = Identity (past_state)
+    },
+    else_branch = zero_past () => (past_zero) {
+      zeros = ConstantOfShape (state_shape)
+      past_zero = CastLike (zeros, input)
+    }
+  >
+  seq = Concat <axis = 2> (past, input)
+  acc_zeros = ConstantOfShape (x_shape)
+  acc_init = CastLike (acc_zeros, input)
+  k = Squeeze (k_1d)
+  per_channel = Constant <value_ints = [1, -1, 1]> ()
+  acc = Loop (k, "", acc_init) <
+    body = tap (int64 j, bool cond_in, acc_in) => (cond_out, acc_out) {
+      cond_out = Identity (cond_in)
+      j_1d = Unsqueeze (j, zero_1d)
+      j_end = Add (j_1d, len_1d)
+      window = Slice (seq, j_1d, j_end, two_1d)
+      j_next = Add (j_1d, one_1d)
+      w_j = Slice (weight, j_1d, j_next, two_1d)
+      w_col = Reshape (w_j, per_channel)
+      term = Mul (window, w_col)
+      acc_out = Add (acc_in, term)
+    }
+  >
+  has_bias = OptionalHasElement (bias)
+  biased = If (has_bias) <
+    then_branch = add_bias () => (with_bias) {
+      bias_col = Reshape (bias, per_channel)
+      with_bias = Add (acc, bias_col)
+    },
+    else_branch = no_bias () => (without_bias) {
+      without_bias = Identity (acc)
+    }
+  >
+  act = Constant <value_string: string = @activation> ()
+  none = Constant <value_string = "none"> ()
+  is_none = Equal (act, none)
+  output = If (is_none) <
+    then_branch = linear () => (linear_out) {
+      linear_out = Identity (biased)
+    },
+    else_branch = silu () => (silu_out) {
+      gate = Sigmoid (biased)
+      silu_out = Mul (biased, gate)
+    }
+  >
+  present_state = Slice (seq, len_1d, last_1d, two_1d)
+}
+)onnx";
+
 }  // namespace
 
 void define_CausalConvWithState(OpDef& op) {
@@ -89,6 +160,7 @@ void define_CausalConvWithState(OpDef& op) {
       .constraint("T", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(27).function(kCausalConvWithStateBody, 27);
   op.all().infer(infer_causal_conv_with_state).kernel(causal_conv_kernel);
 }
 

@@ -63,6 +63,49 @@ void center_crop_pad_kernel(KernelContext& ctx) {
   strided_copy(x, from, y, to, overlap, &ctx);
 }
 
+// The function body. Which axes `axes` lists, and in which order, is read off a probe: a
+// one-element tensor of the input's rank resized to sizes 2, 3, ..., k+1 along those axes (all
+// axes when the attribute is absent, as for CenterCropPad) keeps 1 elsewhere, so its shape holds
+// j+2 at the axis of the j-th target size. That gives the full target shape with a fixed body;
+// the probe has at most (k+1)! elements. The input is then padded (begin rounded down) and cropped
+// (start rounded down) as the kernel does.
+constexpr const char kCenterCropPadBody[] = R"onnx(
+<domain: "", opset_import: ["" : 18]>
+CenterCropPad <axes> (input_data, shape) => (output_data) {
+  x_shape = Shape (input_data)
+  rank = Size (x_shape)
+  zero_1d = Constant <value_ints = [0]> ()
+  rank_1d = Unsqueeze (rank, zero_1d)
+  unit_shape = ConstantOfShape <value = int64[1] {1}> (rank_1d)
+  unit = ConstantOfShape <value = float[1] {0}> (unit_shape)
+  n_listed = Size (shape)
+  zero = Constant <value_int = 0> ()
+  one = Constant <value_int = 1> ()
+  two = Constant <value_int = 2> ()
+  past_last = Add (n_listed, two)
+  marks = Range (two, past_last, one)
+  probe = Resize <axes: ints = @axes> (unit, "", "", marks)
+  probe_shape = Shape (probe)
+  listed = Greater (probe_shape, one)
+  slot_raw = Sub (probe_shape, two)
+  slot = Max (slot_raw, zero)
+  wanted = Cast <to = 7> (shape)
+  picked = Gather (wanted, slot)
+  target = Where (listed, picked, x_shape)
+  grown = Max (target, x_shape)
+  pad_total = Sub (grown, x_shape)
+  pad_begin = Div (pad_total, two)
+  pad_end = Sub (pad_total, pad_begin)
+  pads = Concat <axis = 0> (pad_begin, pad_end)
+  padded = Pad (input_data, pads)
+  padded_shape = Shape (padded)
+  excess = Sub (padded_shape, target)
+  starts = Div (excess, two)
+  ends = Add (starts, target)
+  output_data = Slice (padded, starts, ends)
+}
+)onnx";
+
 }  // namespace
 
 void define_CenterCropPad(OpDef& op) {
@@ -82,6 +125,7 @@ void define_CenterCropPad(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.at(18).function(kCenterCropPadBody, 18);
   op.all().infer(infer_center_crop_pad).kernel(center_crop_pad_kernel);
 }
 

@@ -145,6 +145,126 @@ void linear_attention_kernel(KernelContext& ctx) {
     misc::write_output<double>(ctx, 1, state_type, {s.b, s.hkv, s.dk, s.dv}, state);
 }
 
+// The function body: the recurrence run token by token in a Loop (chunk_size is only a hint
+// for chunked implementations). The rule's two switches become data: the decay factor exp(g)
+// is 1 unless the rule is gated, and delta scales the state's prediction S^T k by 1 or 0, with
+// beta 1 when the rule is not a delta rule; so one step serves all four rules:
+// S <- a S + beta k (v - delta (a S)^T k), o = scale q^T S (query heads grouped over KV heads).
+constexpr const char kLinearAttentionBody[] = R"onnx(
+<domain: "", opset_import: ["" : 27]>
+LinearAttention <chunk_size, kv_num_heads, q_num_heads, scale, update_rule> (query, key, value, past_state, decay, beta) => (output, present_state) {
+  zero = Constant <value_int = 0> ()
+  one_1d = Constant <value_ints = [1]> ()
+  minus_one_1d = Constant <value_ints = [-1]> ()
+  q_heads_s = Constant <value_int: int = @q_num_heads> ()
+  kv_heads_s = Constant <value_int: int = @kv_num_heads> ()
+  q_heads = Reshape (q_heads_s, one_1d)
+  kv_heads = Reshape (kv_heads_s, one_1d)
+  bt = Shape <end = 2> (query)
+  batch = Shape <end = 1> (query)
+  q_split = Concat <axis = 0> (bt, q_heads, minus_one_1d)
+  kv_split = Concat <axis = 0> (bt, kv_heads, minus_one_1d)
+  q4 = Reshape (query, q_split)
+  k4 = Reshape (key, kv_split)
+  v4 = Reshape (value, kv_split)
+  dk = Shape <start = 3> (k4)
+  dv = Shape <start = 3> (v4)
+  rule = Constant <value_string: string = @update_rule> ()
+  gated_s = Constant <value_string = "gated"> ()
+  delta_s = Constant <value_string = "delta"> ()
+  gated_delta_s = Constant <value_string = "gated_delta"> ()
+  is_gated_only = Equal (rule, gated_s)
+  is_delta_only = Equal (rule, delta_s)
+  is_both = Equal (rule, gated_delta_s)
+  gated = Or (is_gated_only, is_both)
+  delta = Or (is_delta_only, is_both)
+  one_f = Constant <value_float = 1.0> ()
+  zero_f = Constant <value_float = 0.0> ()
+  one_t = CastLike (one_f, query)
+  steps_1d = Shape <start = 1, end = 2> (query)
+  per_step_shape = Concat <axis = 0> (one_1d, steps_1d, one_1d, one_1d)
+  ones_4d = Expand (one_t, per_step_shape)
+  factor = If (gated) <
+    then_branch = decayed () => (factor_exp) {
+      g4 = Reshape (decay, kv_split)
+      factor_exp = Exp (g4)
+    },
+    else_branch = kept () => (factor_one) {
+      factor_one = Identity (ones_4d)
+    }
+  >
+  rate = If (delta) <
+    then_branch = rated () => (rate_beta) {
+      b3_shape = Concat <axis = 0> (bt, minus_one_1d)
+      b3 = Reshape (beta, b3_shape)
+      rate_beta = Unsqueeze (b3, minus_one_1d)
+    },
+    else_branch = unrated () => (rate_one) {
+      rate_one = Identity (ones_4d)
+    }
+  >
+  delta_t = CastLike (delta, query)
+  state_shape = Concat <axis = 0> (batch, kv_heads, dk, dv)
+  has_past = OptionalHasElement (past_state)
+  state0 = If (has_past) <
+    then_branch = from_past () => (state_past) {
+      state_past = CastLike (past_state, query)
+    },
+    else_branch = from_zero () => (state_zero) {
+      zeros = ConstantOfShape (state_shape)
+      state_zero = CastLike (zeros, query)
+    }
+  >
+  scale_f = Constant <value_float: float = @scale> ()
+  scale_unset = Equal (scale_f, zero_f)
+  dk_f = Cast <to = 1> (dk)
+  root = Sqrt (dk_f)
+  derived = Reciprocal (root)
+  scale_1d = Where (scale_unset, derived, scale_f)
+  scale_t = CastLike (scale_1d, query)
+  group = Div (q_heads, kv_heads)
+  q_grouped = Concat <axis = 0> (batch, kv_heads, group, dk)
+  o_flat = Concat <axis = 0> (batch, minus_one_1d)
+  steps = Squeeze (steps_1d)
+  state_last, per_step = Loop (steps, "", state0) <
+    body = step (int64 t, bool cond_in, s_prev) => (cond_out, s_next, o_t) {
+      cond_out = Identity (cond_in)
+      q_t = Gather <axis = 1> (q4, t)
+      k_t = Gather <axis = 1> (k4, t)
+      v_t = Gather <axis = 1> (v4, t)
+      a_t3 = Gather <axis = 1> (factor, t)
+      a_t = Unsqueeze (a_t3, minus_one_1d)
+      beta_t3 = Gather <axis = 1> (rate, t)
+      beta_t = Unsqueeze (beta_t3, minus_one_1d)
+      s_decayed = Mul (s_prev, a_t)
+      k_col = Unsqueeze (k_t, minus_one_1d)
+      k_line = Transpose <perm = [0, 1, 3, 2]> (k_col)
+      v_col = Unsqueeze (v_t, minus_one_1d)
+      v_line = Transpose <perm = [0, 1, 3, 2]> (v_col)
+      predicted = MatMul (k_line, s_decayed)
+      correction = Mul (predicted, delta_t)
+      residual = Sub (v_line, correction)
+      update_line = Mul (residual, beta_t)
+      outer = MatMul (k_col, update_line)
+      s_next = Add (s_decayed, outer)
+      q_g = Reshape (q_t, q_grouped)
+      read = MatMul (q_g, s_next)
+      scaled = Mul (read, scale_t)
+      o_t = Reshape (scaled, o_flat)
+    }
+  >
+  output = Transpose <perm = [1, 0, 2]> (per_step)
+  present_state = If (has_past) <
+    then_branch = as_past () => (state_as_past) {
+      state_as_past = CastLike (state_last, past_state)
+    },
+    else_branch = as_query () => (state_as_query) {
+      state_as_query = Identity (state_last)
+    }
+  >
+}
+)onnx";
+
 }  // namespace
 
 void define_LinearAttention(OpDef& op) {
@@ -169,6 +289,7 @@ void define_LinearAttention(OpDef& op) {
       .constraint("S", {"tensor(float16)", "tensor(bfloat16)", "tensor(float)"});
   // END SIGNATURES
   // clang-format on
+  op.at(27).function(kLinearAttentionBody, 27);
   op.all().infer(infer_linear_attention).kernel(linear_attention_kernel);
 }
 

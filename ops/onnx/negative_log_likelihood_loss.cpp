@@ -63,6 +63,12 @@ void define_NegativeLogLikelihoodLoss(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.at(22).function_note(
+      "ignore_index is an optional attribute with no default, and any integer (0 and negatives "
+      "included); when given, targets equal to it get weight 0. A fixed body cannot both tell "
+      "whether it is given and read its value (Constant needs the attribute to be present, a "
+      "reference to an absent one being dropped), so the spec builds the body per call site "
+      "(also per reduction and weight)");
   op.all().infer(misc::infer_loss).kernel(nll_kernel);
 }
 

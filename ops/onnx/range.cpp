@@ -131,6 +131,88 @@ void range_kernel(KernelContext& ctx) {
   });
 }
 
+// The function body. stash_type matters only for float16 and bfloat16, and integers need an
+// exact count (no rounding through a float), so the body finds out at run time which kind of
+// type it has: an integer type truncates 0.5 to 0, and a 16-bit float rounds 2049 to 2048 (the
+// other float types keep both). Indices come from CumSum rather than Range, which would call
+// this very function. Each path computes start + i * delta; a 16-bit float's element count is
+// taken in float whatever stash_type says, so that it does not depend on the stash precision.
+constexpr const char kRangeBody[] = R"onnx(
+<domain: "", opset_import: ["" : 27]>
+Range <stash_type> (start, limit, delta) => (output) {
+  half = Constant <value_float = 0.5> ()
+  half_t = CastLike (half, start)
+  half_back = Cast <to = 1> (half_t)
+  is_int = Less (half_back, half)
+  odd = Constant <value_float = 2049.0> ()
+  odd_t = CastLike (odd, start)
+  odd_back = Cast <to = 1> (odd_t)
+  is_narrow = Less (odd_back, odd)
+  zero = Constant <value_int = 0> ()
+  one_1d = Constant <value_ints = [1]> ()
+  output = If (is_int) <
+    then_branch = int_range () => (int_out) {
+      span = Sub (limit, start)
+      neg_span = Neg (span)
+      rem = Mod (neg_span, delta)
+      floor_part = Sub (neg_span, rem)
+      neg_count = Div (floor_part, delta)
+      count_t = Neg (neg_count)
+      zero_t = CastLike (zero, start)
+      count_nn = Max (count_t, zero_t)
+      count = Cast <to = 7> (count_nn)
+      count_1d = Reshape (count, one_1d)
+      ones = ConstantOfShape <value = int64[1] {1}> (count_1d)
+      upto = CumSum (ones, zero)
+      idx = Sub (upto, one_1d)
+      idx_t = CastLike (idx, start)
+      steps = Mul (idx_t, delta)
+      int_out = Add (start, steps)
+    },
+    else_branch = float_range () => (float_out) {
+      float_out = If (is_narrow) <
+        then_branch = stashed_range () => (stashed_out) {
+          s = Cast <to: int = @stash_type> (start)
+          d = Cast <to: int = @stash_type> (delta)
+          s_f = Cast <to = 1> (start)
+          l_f = Cast <to = 1> (limit)
+          d_f = Cast <to = 1> (delta)
+          span = Sub (l_f, s_f)
+          ratio = Div (span, d_f)
+          up = Ceil (ratio)
+          zero_f = Cast <to = 1> (zero)
+          count_f = Max (up, zero_f)
+          count = Cast <to = 7> (count_f)
+          count_1d = Reshape (count, one_1d)
+          ones = ConstantOfShape <value = int64[1] {1}> (count_1d)
+          upto = CumSum (ones, zero)
+          idx = Sub (upto, one_1d)
+          idx_c = CastLike (idx, s)
+          steps = Mul (idx_c, d)
+          values = Add (s, steps)
+          stashed_out = CastLike (values, start)
+        },
+        else_branch = plain_range () => (plain_out) {
+          span = Sub (limit, start)
+          ratio = Div (span, delta)
+          up = Ceil (ratio)
+          zero_t = CastLike (zero, start)
+          count_t = Max (up, zero_t)
+          count = Cast <to = 7> (count_t)
+          count_1d = Reshape (count, one_1d)
+          ones = ConstantOfShape <value = int64[1] {1}> (count_1d)
+          upto = CumSum (ones, zero)
+          idx = Sub (upto, one_1d)
+          idx_t = CastLike (idx, start)
+          steps = Mul (idx_t, delta)
+          plain_out = Add (start, steps)
+        }
+      >
+    }
+  >
+}
+)onnx";
+
 }  // namespace
 
 void define_Range(OpDef& op) {
@@ -154,6 +236,7 @@ void define_Range(OpDef& op) {
                         "tensor(int64)", "tensor(float16)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.at(27).function(kRangeBody, 27);
   op.all().infer(infer_range).kernel(range_kernel);
 }
 

@@ -122,6 +122,108 @@ void rotary_embedding_kernel(KernelContext& ctx) {
   misc::write_output<float>(ctx, 0, x.dtype(), x.shape(), v);
 }
 
+// The function body: the input is brought to (batch, sequence, heads, head_size), the first
+// rotary_embedding_dim values of each head (all when 0) are rotated by the cached angles, picked
+// by position_ids when given, either as two halves or as even/odd pairs (interleaved), and the
+// result goes back to the input's layout. A 3-D input needs num_heads, an optional attribute
+// without a default that a 4-D input does not use; so that one fixed body serves both, its value
+// is read from EyeLike <k = num_heads> over a (1, hidden + 1) row: the 1 sits at column
+// num_heads (at least 1), and only where that attribute is used.
+constexpr const char kRotaryEmbeddingBody[] = R"onnx(
+<domain: "", opset_import: ["" : 23]>
+RotaryEmbedding <interleaved, num_heads, rotary_embedding_dim> (X, cos_cache, sin_cache, position_ids) => (Y) {
+  x_shape = Shape (X)
+  rank = Size (x_shape)
+  four = Constant <value_int = 4> ()
+  is_4d = Equal (rank, four)
+  zero_1d = Constant <value_ints = [0]> ()
+  one_1d = Constant <value_ints = [1]> ()
+  two_1d = Constant <value_ints = [2]> ()
+  three_1d = Constant <value_ints = [3]> ()
+  minus_one_1d = Constant <value_ints = [-1]> ()
+  last_1d = Constant <value_ints = [9223372036854775807]> ()
+  heads_layout = If (is_4d) <
+    then_branch = from_4d () => (x_bshd) {
+      x_bshd = Transpose <perm = [0, 2, 1, 3]> (X)
+    },
+    else_branch = from_3d () => (x_split) {
+      hidden_1d = Slice (x_shape, two_1d, three_1d)
+      row_len = Add (hidden_1d, one_1d)
+      row_shape = Concat <axis = 0> (one_1d, row_len)
+      row = ConstantOfShape <value = float[1] {0}> (row_shape)
+      marked = EyeLike <k: int = @num_heads> (row)
+      heads_1d = ArgMax <axis = 1, keepdims = 0> (marked)
+      batch_seq = Slice (x_shape, zero_1d, two_1d)
+      split_shape = Concat <axis = 0> (batch_seq, heads_1d, minus_one_1d)
+      x_split = Reshape (X, split_shape)
+    }
+  >
+  head_size = Shape <start = 3> (heads_layout)
+  rd_attr = Constant <value_int: int = @rotary_embedding_dim> ()
+  rd_attr_1d = Reshape (rd_attr, one_1d)
+  zero = Constant <value_int = 0> ()
+  partial = Greater (rd_attr_1d, zero)
+  rd = Where (partial, rd_attr_1d, head_size)
+  half = Div (rd, two_1d)
+  x_rot = Slice (heads_layout, zero_1d, rd, three_1d)
+  x_keep = Slice (heads_layout, rd, last_1d, three_1d)
+  has_ids = OptionalHasElement (position_ids)
+  cos_picked, sin_picked = If (has_ids) <
+    then_branch = by_ids () => (cos_by_ids, sin_by_ids) {
+      cos_by_ids = Gather (cos_cache, position_ids)
+      sin_by_ids = Gather (sin_cache, position_ids)
+    },
+    else_branch = as_given () => (cos_as_given, sin_as_given) {
+      cos_as_given = Identity (cos_cache)
+      sin_as_given = Identity (sin_cache)
+    }
+  >
+  cos_half = Slice (cos_picked, zero_1d, half, two_1d)
+  sin_half = Slice (sin_picked, zero_1d, half, two_1d)
+  cos = Unsqueeze (cos_half, two_1d)
+  sin = Unsqueeze (sin_half, two_1d)
+  interleaved_i = Constant <value_int: int = @interleaved> ()
+  is_interleaved = Cast <to = 9> (interleaved_i)
+  x1, x2 = If (is_interleaved) <
+    then_branch = pairs () => (x_even, x_odd) {
+      x_even = Slice (x_rot, zero_1d, rd, three_1d, two_1d)
+      x_odd = Slice (x_rot, one_1d, rd, three_1d, two_1d)
+    },
+    else_branch = halves () => (x_front, x_back) {
+      x_front = Slice (x_rot, zero_1d, half, three_1d)
+      x_back = Slice (x_rot, half, rd, three_1d)
+    }
+  >
+  cos_x1 = Mul (cos, x1)
+  sin_x2 = Mul (sin, x2)
+  real = Sub (cos_x1, sin_x2)
+  sin_x1 = Mul (sin, x1)
+  cos_x2 = Mul (cos, x2)
+  imag = Add (sin_x1, cos_x2)
+  rotated = If (is_interleaved) <
+    then_branch = weave () => (woven) {
+      real_e = Unsqueeze (real, minus_one_1d)
+      imag_e = Unsqueeze (imag, minus_one_1d)
+      pairs_out = Concat <axis = -1> (real_e, imag_e)
+      rot_shape = Shape (x_rot)
+      woven = Reshape (pairs_out, rot_shape)
+    },
+    else_branch = join () => (joined) {
+      joined = Concat <axis = -1> (real, imag)
+    }
+  >
+  full = Concat <axis = -1> (rotated, x_keep)
+  Y = If (is_4d) <
+    then_branch = to_4d () => (y_4d) {
+      y_4d = Transpose <perm = [0, 2, 1, 3]> (full)
+    },
+    else_branch = to_3d () => (y_3d) {
+      y_3d = Reshape (full, x_shape)
+    }
+  >
+}
+)onnx";
+
 }  // namespace
 
 void define_RotaryEmbedding(OpDef& op) {
@@ -141,6 +243,7 @@ void define_RotaryEmbedding(OpDef& op) {
       .constraint("M", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.at(23).function(kRotaryEmbeddingBody, 23);
   op.all().infer(infer_rotary_embedding).kernel(rotary_embedding_kernel);
 }
 

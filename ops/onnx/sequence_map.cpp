@@ -102,6 +102,10 @@ void define_SequenceMap(OpDef& op) {
                         "seq(tensor(bool))", "seq(tensor(complex64))", "seq(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.at(17).function_note(
+      "the body is a Loop whose body graph is assembled from the `body` attribute and from how "
+      "many inputs the call has and which of them are sequences; a fixed body cannot build a "
+      "subgraph from a graph attribute");
   op.all().infer(infer_sequence_map).kernel(sequence_map_kernel);
 }
 

@@ -83,6 +83,12 @@ void define_SoftmaxCrossEntropyLoss(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.at(13).function_note(
+      "ignore_index is an optional attribute with no default and any integer value, and a fixed "
+      "body cannot both tell whether it is given and read it; at opset 13 a body also cannot "
+      "test the optional weights input (OptionalHasElement is opset 15) or compare the "
+      "reduction string (Equal takes strings from opset 19), so the spec builds the body per "
+      "call site");
   op.all().infer(infer_sce).kernel(sce_kernel);
 }
 

@@ -113,6 +113,10 @@ void define_preview_FlexAttention(OpDef& op) {
       .constraint("T1", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.at(1).function_note(
+      "score_mod and prob_mod are optional graph attributes applied to the scores and the "
+      "probabilities; a fixed body can neither call a graph attribute on its own values nor test "
+      "whether one is given, so the spec builds the body per call site");
   op.all().infer(infer_flex_attention).kernel(flex_attention_kernel);
 }
 
