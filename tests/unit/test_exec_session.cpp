@@ -340,7 +340,7 @@ TEST_CASE("a failure inside a function names the call site and the body node") {
 TEST_CASE("operators the spec defines as functions run their body through the parser hook") {
   auto reg = test_registry();
   // Twice(X) = X + X, with no kernel: only a function body.
-  auto& v = reg->add("", "Twice").since(1).input("X", "T").output("Y", "T");
+  VersionBuilder v = reg->add("", "Twice").since(1).input("X", "T").output("Y", "T");
   v.function("<parsed by the hook>", 1);
   ModelBuilder b;
   b.input("x", 1, {});
