@@ -31,6 +31,8 @@ namespace {
 
 using SgemmFn = decltype(&cblas_sgemm);
 using DgemmFn = decltype(&cblas_dgemm);
+using SgemvFn = decltype(&cblas_sgemv);
+using DgemvFn = decltype(&cblas_dgemv);
 using NameFn = char* (*)();
 using SetThreadsFn = void (*)(int);
 
@@ -38,6 +40,8 @@ struct Library {
   void* handle = nullptr;
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  SgemvFn sgemv = nullptr;
+  DgemvFn dgemv = nullptr;
   NameFn corename = nullptr;
   NameFn config = nullptr;
   SetThreadsFn set_threads = nullptr;
@@ -128,6 +132,8 @@ bool open_library(const std::string& path) {
   lib.handle = h;
   lib.sgemm = symbol<SgemmFn>(h, "cblas_sgemm");
   lib.dgemm = symbol<DgemmFn>(h, "cblas_dgemm");
+  lib.sgemv = symbol<SgemvFn>(h, "cblas_sgemv");
+  lib.dgemv = symbol<DgemvFn>(h, "cblas_dgemv");
   lib.corename = symbol<NameFn>(h, "openblas_get_corename");
   lib.config = symbol<NameFn>(h, "openblas_get_config");
   lib.set_threads = symbol<SetThreadsFn>(h, "openblas_set_num_threads");
@@ -242,9 +248,30 @@ void reference_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, 
   }
 }
 
+// One row of C (m == 1) is a matrix-vector product. OpenBLAS 0.3.21's gemm packs all of B even
+// then; gemv streams it once, which is what a fully connected layer at batch 1 is bound by.
+template <class T>
+bool cblas_row_gemv(bool ta, bool tb, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+                    const T* b, int64_t ldb, T beta, T* c) {
+  const auto fn = [] {
+    if constexpr (std::is_same_v<T, float>)
+      return g_lib.sgemv;
+    else
+      return g_lib.dgemv;
+  }();
+  if (!fn) return false;
+  // A's one row: contiguous, or (transposed) a column of stride lda.
+  const int inc_a = ta ? static_cast<int>(lda) : 1;
+  // C = alpha * op(B)^T a + beta * C: B [n,k] (transB) is used as it is, B [k,n] transposed.
+  fn(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, static_cast<int>(tb ? n : k),
+     static_cast<int>(tb ? k : n), alpha, b, static_cast<int>(ldb), a, inc_a, beta, c, 1);
+  return true;
+}
+
 template <class T>
 void cblas_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
                 const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  if (m == 1 && cblas_row_gemv(ta, tb, n, k, alpha, a, lda, b, ldb, beta, c)) return;
   const auto ota = ta ? CblasTrans : CblasNoTrans, otb = tb ? CblasTrans : CblasNoTrans;
   const auto im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
   if constexpr (std::is_same_v<T, float>)

@@ -229,9 +229,9 @@ void GraphBuilder::add_initializers(const onnx::GraphProto& g) {
     const std::string loc = item_location(where, "initializer", i, t.name());
     try {
       const int c = add_constant(ctx_.model.tensor(t, loc));
-      if (inputs.count(t.name()))
-        defaults[t.name()] = c;
-      else
+      const bool is_input = inputs.count(t.name()) > 0;
+      if (is_input) defaults[t.name()] = c;
+      if (!is_input || (ctx_.defaults_as_constants && !parent_))
         define(t.name(), {0, true, c}, loc);
     } catch (const Error& e) {
       ctx_.problem(e.rule(), loc, e.message());
@@ -252,7 +252,9 @@ void GraphBuilder::add_initializers(const onnx::GraphProto& g) {
     plan_->input_slots.push_back(slot);
     auto d = defaults.find(name);
     plan_->input_defaults.push_back(d == defaults.end() ? std::nullopt : std::optional(d->second));
-    define(name, {0, false, slot}, item_location(where, "input", i, name));
+    // An input whose default is used as a constant keeps its slot (a feed lands there unread).
+    if (d == defaults.end() || !ctx_.defaults_as_constants || parent_)
+      define(name, {0, false, slot}, item_location(where, "input", i, name));
   }
 }
 

@@ -37,6 +37,11 @@ struct PlanContext {
   // Parsed spec function bodies, by operator version.
   std::map<const OpVersion*, std::shared_ptr<const onnx::FunctionProto>> parsed_bodies;
   int function_depth = 0;
+  // Main-graph inputs that have an initializer take its value as a constant, so that what is
+  // computed from such defaults alone (IR < 4 models list every weight, and the shapes light
+  // models build weights from, as inputs) folds at load. A run that feeds one of these inputs
+  // needs the plan built without this.
+  bool defaults_as_constants = false;
 
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };

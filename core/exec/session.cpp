@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/session.h"
 
+#include <malloc.h>
+
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -118,16 +122,31 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 
 // ---- Session ------------------------------------------------------------------------------------
 
+namespace {
+
+// A run frees its intermediate tensors and the next run allocates the same sizes again. glibc
+// serves large blocks with fresh mmaps (and trims the heap), so every run would fault every page
+// of every big buffer back in: a third of a small CNN's time. Keeping freed memory in the heap
+// makes the second run reuse it. Process-wide, set once, before the first plan allocates.
+void keep_freed_buffers_mapped() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 512 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1024 << 20);
+  });
+}
+
+}  // namespace
+
 Session::Session(const Model& model, SessionOptions options)
     : model_(model), options_(std::move(options)) {
+  keep_freed_buffers_mapped();
   const auto start = std::chrono::steady_clock::now();
   // OpenBLAS sets environment variables while it loads: do it before any worker thread exists.
   blas::info();
   pool_ = std::make_unique<ThreadPool>(options_.threads);
   runner_ = std::make_unique<exec_detail::Runner>(*pool_, model.name);
-  const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
-  exec_detail::PlanContext ctx{model, registry, options_, *runner_, stats_, {}, {}, {}, 0};
-  plan_ = exec_detail::plan_model(ctx);
+  plan_ = build_plan(options_.fold_constants, stats_);
 
   const auto& g = model.proto->graph();
   std::set<std::string> initializers;
@@ -144,6 +163,28 @@ Session::Session(const Model& model, SessionOptions options)
 }
 
 Session::~Session() = default;
+
+std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(bool defaults_as_constants,
+                                                            SessionStats& stats) const {
+  const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
+  exec_detail::PlanContext ctx{model_, registry, options_, *runner_, stats,
+                               {},     {},       {},       0,        defaults_as_constants};
+  return exec_detail::plan_model(ctx);
+}
+
+exec_detail::GraphPlan& Session::plan_for(const std::vector<std::pair<std::string, Value>>& feeds) {
+  if (!options_.fold_constants) return *plan_;
+  const bool feeds_a_default = std::any_of(feeds.begin(), feeds.end(), [&](const auto& feed) {
+    return std::any_of(inputs_.begin(), inputs_.end(),
+                       [&](const Port& p) { return p.has_initializer && p.name == feed.first; });
+  });
+  if (!feeds_a_default) return *plan_;
+  if (!plan_fed_defaults_) {
+    SessionStats unused;
+    plan_fed_defaults_ = build_plan(false, unused);
+  }
+  return *plan_fed_defaults_;
+}
 
 int Session::threads() const {
   return pool_->size();
@@ -166,14 +207,14 @@ void Session::bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds
       const std::string why = value_type_mismatch(value, *inputs_[i].type);
       if (!why.empty()) bad("input " + quoted_name(name) + " " + why);
     }
-    frame.slots[static_cast<std::size_t>(plan_->input_slots[i])] = value;
+    frame.slots[static_cast<std::size_t>(frame.plan->input_slots[i])] = value;
   }
   std::string missing;
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
     if (given[i]) continue;
-    if (const auto& d = plan_->input_defaults[i]) {
-      frame.slots[static_cast<std::size_t>(plan_->input_slots[i])] =
-          plan_->constants[static_cast<std::size_t>(*d)];
+    if (const auto& d = frame.plan->input_defaults[i]) {
+      frame.slots[static_cast<std::size_t>(frame.plan->input_slots[i])] =
+          frame.plan->constants[static_cast<std::size_t>(*d)];
       continue;
     }
     missing += (missing.empty() ? "" : ", ") + quoted_name(inputs_[i].name);
@@ -183,7 +224,8 @@ void Session::bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds
 
 std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>& feeds) {
   std::lock_guard<std::mutex> lock(run_mutex_);
-  Frame frame{plan_.get(), std::vector<Value>(static_cast<std::size_t>(plan_->num_slots)), nullptr};
+  exec_detail::GraphPlan& plan = plan_for(feeds);
+  Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), nullptr};
   bind_feeds(feeds, frame);
   runner_->run(frame);
   std::vector<Value> outs;

@@ -132,12 +132,18 @@ class Session {
  private:
   void bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds,
                   exec_detail::Frame& frame) const;
+  std::unique_ptr<exec_detail::GraphPlan> build_plan(bool defaults_as_constants,
+                                                     SessionStats& stats) const;
+  // The plan for these feeds: plan_, or (built on first need) plan_fed_defaults_ when a feed
+  // replaces an initializer's default that plan_ folded as a constant.
+  exec_detail::GraphPlan& plan_for(const std::vector<std::pair<std::string, Value>>& feeds);
 
   const Model& model_;
   SessionOptions options_;
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<exec_detail::Runner> runner_;
   std::unique_ptr<exec_detail::GraphPlan> plan_;
+  std::unique_ptr<exec_detail::GraphPlan> plan_fed_defaults_;
   std::vector<Port> inputs_, outputs_;
   SessionStats stats_;
   std::mutex run_mutex_;

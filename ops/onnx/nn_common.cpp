@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/exec/blas.h"
 #include "core/infer/helpers.h"
 
 namespace onnxtool::ops::nn {
@@ -95,7 +96,9 @@ void gemv_columns(bool ta, bool tb, int64_t k, F alpha, const F* a, int64_t lda,
 template <class F>
 void matmul(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, F alpha,
             const F* a, int64_t lda, const F* b, int64_t ldb, F beta, F* c, int64_t ldc) {
-  if (m != 1 || k == 0) {
+  // With OpenBLAS, one row is its gemv (vectorised, split by columns over the threads); the loop
+  // below is for builds without it.
+  if (m != 1 || k == 0 || blas::info().loaded) {
     gemm<F>(ctx, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
   }

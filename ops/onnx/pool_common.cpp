@@ -106,6 +106,39 @@ void max_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
       }
 }
 
+// MaxPool without the Indices output: no argmax to track, so the window loop is a plain running
+// maximum (the first element seeds it, so a leading NaN stays, as in max_plane).
+template <class T>
+void max_plane_values(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+  using A = acc_t<T>;
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const T* src = x + plane * d.in * h.in * w.in;
+  int64_t at = plane * d.out * h.out * w.out;
+  for (int64_t od = 0; od < d.out; ++od)
+    for (int64_t oh = 0; oh < h.out; ++oh)
+      for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
+        A best = -std::numeric_limits<A>::infinity();
+        bool seeded = false;
+        for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
+          const int64_t id = d.start[od] + kd * d.dilation;
+          for (int64_t kh = h.lo[oh]; kh < h.hi[oh]; ++kh) {
+            const T* row = src + (id * h.in + h.start[oh] + kh * h.dilation) * w.in + w.start[ow];
+            int64_t kw = w.lo[ow];
+            if (!seeded && kw < w.hi[ow]) {
+              best = load<T>(row[kw * w.dilation]);
+              seeded = true;
+              ++kw;
+            }
+            for (; kw < w.hi[ow]; ++kw) {
+              const A v = load<T>(row[kw * w.dilation]);
+              best = v > best ? v : best;
+            }
+          }
+        }
+        y[at] = store<T>(best);
+      }
+}
+
 template <class T>
 void sum_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
@@ -148,8 +181,10 @@ void pool_direct(const KernelContext& ctx, const Window& win, const PlaneJob& jo
   const int64_t work = win.out_size() * win.kernel_size();
   ctx.parallel_for(planes, grain_for(work), [&](int64_t lo, int64_t hi) {
     for (int64_t plane = lo; plane < hi; ++plane) {
-      if (job.options.kind == PoolKind::max)
+      if (job.options.kind == PoolKind::max && job.indices)
         max_plane(job, plane, x, y);
+      else if (job.options.kind == PoolKind::max)
+        max_plane_values(job, plane, x, y);
       else
         sum_plane(job, plane, x, y);
     }
