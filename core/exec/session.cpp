@@ -229,8 +229,8 @@ std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>
   bind_feeds(feeds, frame);
   runner_->run(frame);
   std::vector<Value> outs;
-  outs.reserve(plan_->outputs.size());
-  for (const auto& ref : plan_->outputs) outs.push_back(exec_detail::resolve(ref, frame));
+  outs.reserve(plan.outputs.size());
+  for (const auto& ref : plan.outputs) outs.push_back(exec_detail::resolve(ref, frame));
   return outs;
 }
 

@@ -191,6 +191,25 @@ TEST_CASE("input element types are checked against the schema's constraints") {
         "[exec.bad-input-type]");
 }
 
+TEST_CASE("what an input's default alone computes is folded, and recomputed when it is fed") {
+  auto reg = test_registry();
+  // y = x + -w, w an input with a default: -w is folded for runs that leave w out.
+  ModelBuilder b;
+  b.input("x", 1, {"2"});
+  b.input("w", 1, {"2"});
+  b.initializer("w", {2}, {10, 20});
+  b.node("Neg", {"w"}, {"nw"}, "neg");
+  b.node("Add", {"x", "nw"}, {"y"}, "add");
+  b.output("y", 1, {"2"});
+  Model m = b.build();
+  Session s(m, with(*reg));
+  CHECK(s.stats().folded_nodes == 1);
+  const Value x = floats({2}, {1, 2});
+  CHECK(values_of(s.run({{"x", x}})[0]) == std::vector<float>{-9, -18});
+  CHECK(values_of(s.run({{"x", x}, {"w", floats({2}, {1, 1})}})[0]) == std::vector<float>{0, 1});
+  CHECK(values_of(s.run({{"x", x}})[0]) == std::vector<float>{-9, -18});
+}
+
 TEST_CASE("constant subgraphs are folded once, at load") {
   auto reg = test_registry();
   ModelBuilder b;
