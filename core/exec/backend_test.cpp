@@ -118,6 +118,19 @@ Value zeros_for(const Session::Port& port) {
   return Value(Tensor(*dt, shape));
 }
 
+// The suite writes bfloat16 data as uint16 tensors (numpy has no bfloat16): the same bits, taken
+// as the bfloat16 the model declares.
+Value as_declared_bfloat16(Value v, const onnx::TypeProto* type) {
+  const auto bf16 = static_cast<int32_t>(DataType::bfloat16);
+  if (!type || !type->has_tensor_type() || type->tensor_type().elem_type() != bf16 ||
+      !v.is_tensor() || v.tensor().dtype() != DataType::uint16)
+    return v;
+  const Tensor& t = v.tensor();
+  Tensor b(DataType::bfloat16, t.shape());
+  if (t.nbytes() > 0) std::memcpy(b.mutable_raw(), t.raw(), t.nbytes());
+  return Value(std::move(b));
+}
+
 // Positional test inputs go to the inputs without initializers first (old models list their
 // weights as inputs too), then to the rest.
 std::vector<std::size_t> input_order(const Session& s) {
@@ -135,7 +148,9 @@ std::vector<std::pair<std::string, Value>> read_feeds(const Session& s, const Ba
   for (std::size_t k = 0; k < order.size(); ++k) {
     const auto& port = s.inputs()[order[k]];
     if (k < ds.inputs.size())
-      feeds.emplace_back(port.name, read_value_pb(ds.inputs[k].string(), pb_value_hint(port.type)));
+      feeds.emplace_back(port.name, as_declared_bfloat16(read_value_pb(ds.inputs[k].string(),
+                                                                       pb_value_hint(port.type)),
+                                                         port.type));
     else if (ds.name.empty() && !port.has_initializer)
       feeds.emplace_back(port.name, zeros_for(port));
   }
@@ -149,7 +164,9 @@ std::string check_outputs(const Session& s, const std::vector<Value>& got, const
     const std::string label = "output " + std::to_string(k) +
                               (k < s.outputs().size() ? " \"" + s.outputs()[k].name + "\"" : "");
     if (k >= got.size()) return label + ": the model has only " + std::to_string(got.size());
-    const Value want = read_value_pb(ds.outputs[k].string(), pb_value_hint(s.outputs()[k].type));
+    const auto* type = s.outputs()[k].type;
+    const Value want =
+        as_declared_bfloat16(read_value_pb(ds.outputs[k].string(), pb_value_hint(type)), type);
     const Comparison c = compare_values(got[k], want, tol);
     if (!c.ok) return "mismatch in " + label + ": " + c.summary();
   }

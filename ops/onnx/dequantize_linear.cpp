@@ -48,7 +48,7 @@ void dequantize_linear_kernel(KernelContext& ctx) {
   if (zero && zero->dtype() != x.dtype())
     ctx.fail("the zero point's type " + std::string(type_name(zero->dtype())) +
              " differs from x's " + std::string(type_name(x.dtype())));
-  if (zero && zero->shape() != scale.shape())
+  if (zero && !quant::zero_point_fits_scale(zero->shape(), scale.shape()))
     ctx.fail("the zero point " + shape_to_string(zero->shape()) + " and scale " +
              shape_to_string(scale.shape()) + " must have the same shape");
   const int32_t out_code =

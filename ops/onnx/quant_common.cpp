@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ops/onnx/quant_common.h"
 
+#include <algorithm>
+
 namespace onnxtool::ops::quant {
 
 ScaleIndex::ScaleIndex(const KernelContext& ctx, const Shape& x, const Shape& scale, int64_t axis,
@@ -43,10 +45,28 @@ ScaleIndex::ScaleIndex(const KernelContext& ctx, const Shape& x, const Shape& sc
   scale_axis_ = scale[a];
 }
 
+bool zero_point_fits_scale(const Shape& zero, const Shape& scale) {
+  const auto one_element = [](const Shape& s) {
+    return s.size() <= 1 && std::all_of(s.begin(), s.end(), [](int64_t d) { return d == 1; });
+  };
+  return zero == scale || (one_element(zero) && one_element(scale));
+}
+
+namespace {
+
+// Known to hold one element: rank 0, or rank 1 with the dim 1.
+bool one_element_dims(const Dims& d) {
+  return d.empty() || (d.size() == 1 && d[0].is_known() && d[0].value() == 1);
+}
+
+}  // namespace
+
 void infer_scale_shape(InferContext& ctx, std::size_t scale_input, std::size_t zero_input) {
   const Dims* scale = misc::input_dims(ctx, scale_input);
   const Dims* zero = misc::input_dims(ctx, zero_input);
-  if (scale && zero && scale->size() == zero->size())
+  if (scale && zero && one_element_dims(*scale) && one_element_dims(*zero)) {
+    // per tensor either way: nothing to unify
+  } else if (scale && zero && scale->size() == zero->size())
     for (std::size_t i = 0; i < scale->size(); ++i)
       ctx.unify_dims((*scale)[i], (*zero)[i], "the zero point's shape");
   else if (scale && zero)

@@ -29,6 +29,11 @@ class ScaleIndex {
   int64_t axis_dim_ = 1, inner_ = 1, block_ = 1, scale_axis_ = 1;
 };
 
+// The zero point must match the scale's shape; a one-element zero point beside a scalar scale
+// (and the reverse) is the same per-tensor quantization, written that way by the backend suite's
+// own float8 and 4-bit tests, so it is accepted.
+bool zero_point_fits_scale(const Shape& zero, const Shape& scale);
+
 // Checks what inference can of the scale's and zero point's shapes (fails on a contradiction).
 void infer_scale_shape(InferContext& ctx, std::size_t scale_input, std::size_t zero_input);
 

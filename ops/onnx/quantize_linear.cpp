@@ -117,7 +117,7 @@ void quantize_linear_kernel(KernelContext& ctx) {
   if (!allowed_output(ctx.schema(), out_code))
     ctx.fail("cannot quantize to " + type_name_or_number(out_code) + " at this version");
   const auto out_type = static_cast<DataType>(out_code);
-  if (zero && zero->shape() != scale.shape())
+  if (zero && !quant::zero_point_fits_scale(zero->shape(), scale.shape()))
     ctx.fail("the zero point " + shape_to_string(zero->shape()) + " and scale " +
              shape_to_string(scale.shape()) + " must have the same shape");
   const int64_t block = ctx.schema().since >= 21 ? ctx.attrs().get_int("block_size", 0) : 0;
