@@ -1,8 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
-// ConvInteger: the ai.onnx operator.
-#include "ops/op.h"
+// ConvInteger: the ai.onnx operator. Conv of (x - x_zero_point) and (w - w_zero_point) summed in
+// int32; the padding reads 0 after the shift (the zero point before it). x_zero_point is per
+// tensor, w_zero_point per tensor or per output channel ([M]).
+#include "ops/onnx/integer_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+using integer::ParamAxis;
+
+void infer_conv_integer(InferContext& ctx) {
+  set_output_tensor(ctx, 0, static_cast<int32_t>(DataType::int32),
+                    integer::infer_conv_shape(ctx, 0, 1));
+}
+
+void conv_integer_kernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& w = ctx.input(1);
+  const Tensor* x_zero = ctx.num_inputs() > 2 && ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  const Tensor* w_zero = ctx.num_inputs() > 3 && ctx.has_input(3) ? &ctx.input(3) : nullptr;
+  if (x_zero && x_zero->numel() > 1)
+    ctx.fail("x_zero_point must be a scalar, not " + shape_to_string(x_zero->shape()));
+  const nn::ConvGeometry g = integer::conv_geometry(ctx, x.shape(), w.shape());
+  const auto xs = integer::shifted(ctx, x, x_zero, x.shape(), ParamAxis::channel, "x");
+  const auto ws = integer::shifted(ctx, w, w_zero, w.shape(), ParamAxis::channel, "w");
+  const std::vector<int32_t> y = integer::conv_int32(ctx, g, xs, ws);
+  Tensor& out = ctx.output(0, DataType::int32, integer::conv_output_shape(g));
+  std::copy(y.begin(), y.end(), out.mutable_data<int32_t>());
+}
+
+}  // namespace
 
 void define_ConvInteger(OpDef& op) {
   // clang-format off
@@ -24,6 +52,7 @@ void define_ConvInteger(OpDef& op) {
       .constraint("T3", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_conv_integer).kernel(conv_integer_kernel);
 }
 
 }  // namespace onnxtool::ops

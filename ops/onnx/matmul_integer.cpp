@@ -1,8 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-// MatMulInteger: the ai.onnx operator.
-#include "ops/op.h"
+// MatMulInteger: the ai.onnx operator. Y = (A - a_zero_point) x (B - b_zero_point) in int32 with
+// numpy.matmul's promotion and batch broadcasting. a_zero_point is per tensor or per row of A
+// ([M] or [..., M, 1]); b_zero_point per tensor or per column of B ([N] or [..., 1, N]).
+#include "ops/onnx/integer_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+using integer::ParamAxis;
+
+void infer_matmul_integer(InferContext& ctx) {
+  set_output_tensor(ctx, 0, static_cast<int32_t>(DataType::int32),
+                    integer::infer_matmul_shape(ctx, 0, 1));
+}
+
+void matmul_integer_kernel(KernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  const Tensor* a_zero = ctx.num_inputs() > 2 && ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  const Tensor* b_zero = ctx.num_inputs() > 3 && ctx.has_input(3) ? &ctx.input(3) : nullptr;
+  const integer::MatmulPlan p = integer::plan_matmul(ctx, a.shape(), b.shape());
+  const auto as = integer::shifted(ctx, a, a_zero, p.a, ParamAxis::rows, "A");
+  const auto bs = integer::shifted(ctx, b, b_zero, p.b, ParamAxis::columns, "B");
+  const std::vector<int32_t> y = integer::matmul_int32(ctx, p, as, bs);
+  Tensor& out = ctx.output(0, DataType::int32, p.out);
+  std::copy(y.begin(), y.end(), out.mutable_data<int32_t>());
+}
+
+}  // namespace
 
 void define_MatMulInteger(OpDef& op) {
   // clang-format off
@@ -18,6 +44,7 @@ void define_MatMulInteger(OpDef& op) {
       .constraint("T3", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
+  op.all().infer(infer_matmul_integer).kernel(matmul_integer_kernel);
 }
 
 }  // namespace onnxtool::ops

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the integer and quantized linear-algebra operators share (MatMulInteger, QLinearMatMul,
+// ConvInteger, QLinearConv): operands shifted by their zero points into int32, numpy.matmul's
+// batch broadcasting over int32 operands, an int32 convolution, the requantization of int32
+// sums to int8/uint8 (round half to even, saturate), and their inference.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/infer/helpers.h"
+#include "ops/onnx/nn_reference.h"
+#include "ops/op.h"
+
+namespace onnxtool::ops::integer {
+
+// ---- zero points and scales --------------------------------------------------------------------
+
+// Where a quantization parameter (zero point or scale) sits against its operand.
+enum class ParamAxis {
+  rows,     // a matrix's rows: a scalar, [M], or [..., M, 1]
+  columns,  // a matrix's columns: a scalar, [N], or [..., 1, N]
+  channel,  // a convolution's output channel (dim 0 of W): a scalar or [M]
+};
+
+// Maps flat indices of a target shape to flat indices of a parameter broadcast onto it.
+class ParamIndex {
+ public:
+  // `target` is the operand's shape (matrices promoted to rank >= 2; the conv weight as is).
+  // Fails the node when the parameter does not fit.
+  ParamIndex(const KernelContext& ctx, const Shape& target, const Shape& param, ParamAxis axis,
+             const char* what);
+  int64_t operator()(int64_t i) const;
+  bool scalar() const { return scalar_; }
+
+ private:
+  bool scalar_ = true;
+  std::vector<int64_t> target_, strides_;  // strides_: the parameter's, 0 where broadcast
+};
+
+// x's values minus its zero point (absent: 0) as int32, x seen with shape `target` (int8 or uint8
+// x; float8 fails the node).
+std::vector<int32_t> shifted(const KernelContext& ctx, const Tensor& x, const Tensor* zero,
+                             const Shape& target, ParamAxis axis, const char* what);
+
+// A scale's values as double, each rounded to the scale's own type.
+std::vector<double> scale_values(const KernelContext& ctx, const Tensor& s, const char* what);
+// a * b / c computed in `type` (float, float16 or bfloat16) as the reference does: each
+// operation rounded to that type.
+double scale_product(double a, double b, double c, DataType type);
+
+// Writes round_half_even(acc[i] * multiplier(i)) + zero(i), saturated to y's type (int8 or
+// uint8; float8 types take the value rounded to nearest, saturating).
+template <class Multiplier, class Zero>
+void requantize(const KernelContext& ctx, const std::vector<int32_t>& acc, Multiplier&& multiplier,
+                Zero&& zero, Tensor& y);
+
+// ---- matrix products -------------------------------------------------------------------------
+
+// numpy.matmul's plan: operands promoted to matrices, batch dims broadcast.
+struct MatmulPlan {
+  int64_t m = 0, n = 0, k = 0;
+  Shape a, b;  // the promoted operand shapes
+  Shape full;  // [batch..., M, N]: the product before the promotion is undone
+  Shape out;   // the output's shape
+  std::vector<int64_t> a_offset, b_offset;  // per batch item
+};
+MatmulPlan plan_matmul(const KernelContext& ctx, const Shape& a, const Shape& b);
+// The int32 product (wrapping on overflow), laid out as plan.full.
+std::vector<int32_t> matmul_int32(const KernelContext& ctx, const MatmulPlan& plan,
+                                  const std::vector<int32_t>& a, const std::vector<int32_t>& b);
+
+// ---- convolution -----------------------------------------------------------------------------
+
+// X [N, C, spatial...] and W [M, C/group, kernel...] checked against the node's attributes.
+nn::ConvGeometry conv_geometry(const KernelContext& ctx, const Shape& x, const Shape& w);
+Shape conv_output_shape(const nn::ConvGeometry& g);
+// The int32 convolution of shifted operands (padding reads 0, i.e. the zero point), wrapping.
+std::vector<int32_t> conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g,
+                                const std::vector<int32_t>& x, const std::vector<int32_t>& w);
+
+// ---- inference -------------------------------------------------------------------------------
+
+// matmul_shape of inputs a and b, or nullopt when a rank is unknown.
+std::optional<Dims> infer_matmul_shape(InferContext& ctx, std::size_t a, std::size_t b);
+// A convolution's output shape from X (input x) and W (input w) and the node's attributes.
+std::optional<Dims> infer_conv_shape(InferContext& ctx, std::size_t x, std::size_t w);
+
+// ---- template definitions --------------------------------------------------------------------
+
+// Saturates to an integer output type's range; false for other types.
+bool integer_range(DataType t, double& lo, double& hi);
+// Stores requantized values into y (integers already rounded and saturated).
+void store_q(const KernelContext& ctx, const std::vector<double>& q, Tensor& y);
+
+template <class Multiplier, class Zero>
+void requantize(const KernelContext& ctx, const std::vector<int32_t>& acc, Multiplier&& multiplier,
+                Zero&& zero, Tensor& y) {
+  double lo = 0, hi = 0;
+  const bool integer = integer_range(y.dtype(), lo, hi);
+  std::vector<double> q(acc.size());
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const auto at = static_cast<int64_t>(i);
+    const double v = static_cast<double>(acc[i]) * multiplier(at);
+    q[i] = integer ? std::clamp(std::nearbyint(v) + zero(at), lo, hi) : v + zero(at);
+  }
+  store_q(ctx, q, y);
+}
+
+}  // namespace onnxtool::ops::integer
