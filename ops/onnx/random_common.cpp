@@ -49,4 +49,21 @@ std::span<const DataType> float_outputs() {
   return k;
 }
 
+void infer_from_shape_attribute(InferContext& ctx) {
+  const int32_t t = output_dtype(ctx, static_cast<int32_t>(DataType::float32), float_outputs());
+  Dims shape;
+  for (int64_t d : ctx.attrs().get_ints("shape")) {
+    if (d < 0) infer_fail("shape has a negative dim " + std::to_string(d));
+    shape.push_back(Dim::value(d));
+  }
+  set_output_tensor(ctx, 0, t, shape);
+}
+
+Shape shape_attribute(const KernelContext& ctx) {
+  const Shape shape = ctx.attrs().get_ints("shape");
+  for (int64_t d : shape)
+    if (d < 0) ctx.fail("shape has a negative dim " + std::to_string(d));
+  return shape;
+}
+
 }  // namespace onnxtool::ops::rnd

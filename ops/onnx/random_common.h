@@ -20,6 +20,11 @@ int32_t output_dtype(const InferContext& ctx, int32_t fallback, std::span<const 
 DataType output_dtype(const KernelContext& ctx, DataType fallback,
                       std::span<const DataType> allowed);
 
+// RandomNormal and RandomUniform: the output's type (dtype, float by default) and its shape from
+// the `shape` attribute; and that shape checked for the kernel.
+void infer_from_shape_attribute(InferContext& ctx);
+Shape shape_attribute(const KernelContext& ctx);
+
 // Float output types of the random generators (bfloat16 from version 22).
 std::span<const DataType> float_outputs();
 

@@ -7,22 +7,9 @@ namespace onnxtool::ops {
 
 namespace {
 
-void infer_random_normal(InferContext& ctx) {
-  const int32_t t =
-      rnd::output_dtype(ctx, static_cast<int32_t>(DataType::float32), rnd::float_outputs());
-  Dims shape;
-  for (int64_t d : ctx.attrs().get_ints("shape")) {
-    if (d < 0) infer_fail("shape has a negative dim " + std::to_string(d));
-    shape.push_back(Dim::value(d));
-  }
-  set_output_tensor(ctx, 0, t, shape);
-}
-
 void random_normal_kernel(KernelContext& ctx) {
   const DataType t = rnd::output_dtype(ctx, DataType::float32, rnd::float_outputs());
-  const Shape shape = ctx.attrs().get_ints("shape");
-  for (int64_t d : shape)
-    if (d < 0) ctx.fail("shape has a negative dim " + std::to_string(d));
+  const Shape shape = rnd::shape_attribute(ctx);
   std::normal_distribution<double> dist(ctx.attrs().get_float("mean", 0.0f),
                                         ctx.attrs().get_float("scale", 1.0f));
   std::vector<double> v(static_cast<std::size_t>(misc::shape_size(shape)));
@@ -54,7 +41,7 @@ void define_RandomNormal(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_random_normal).kernel(random_normal_kernel);
+  op.all().infer(rnd::infer_from_shape_attribute).kernel(random_normal_kernel);
 }
 
 }  // namespace onnxtool::ops

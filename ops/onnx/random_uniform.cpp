@@ -7,22 +7,9 @@ namespace onnxtool::ops {
 
 namespace {
 
-void infer_random_uniform(InferContext& ctx) {
-  const int32_t t =
-      rnd::output_dtype(ctx, static_cast<int32_t>(DataType::float32), rnd::float_outputs());
-  Dims shape;
-  for (int64_t d : ctx.attrs().get_ints("shape")) {
-    if (d < 0) infer_fail("shape has a negative dim " + std::to_string(d));
-    shape.push_back(Dim::value(d));
-  }
-  set_output_tensor(ctx, 0, t, shape);
-}
-
 void random_uniform_kernel(KernelContext& ctx) {
   const DataType t = rnd::output_dtype(ctx, DataType::float32, rnd::float_outputs());
-  const Shape shape = ctx.attrs().get_ints("shape");
-  for (int64_t d : shape)
-    if (d < 0) ctx.fail("shape has a negative dim " + std::to_string(d));
+  const Shape shape = rnd::shape_attribute(ctx);
   const double low = ctx.attrs().get_float("low", 0.0f), high = ctx.attrs().get_float("high", 1.0f);
   if (!(low <= high)) ctx.fail("low must not be above high");
   std::uniform_real_distribution<double> dist(low, high);
@@ -55,7 +42,7 @@ void define_RandomUniform(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_random_uniform).kernel(random_uniform_kernel);
+  op.all().infer(rnd::infer_from_shape_attribute).kernel(random_uniform_kernel);
 }
 
 }  // namespace onnxtool::ops
