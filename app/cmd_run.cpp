@@ -409,16 +409,21 @@ nlohmann::json report_json(const RunOptions& opt, const Session& s, const Report
   if (!r.expected.empty()) j["expect"] = expected_json(r.expected);
   if (opt.profile) profile_report(s, opt.top, nullptr, &j["profile"]);
   const auto& b = blas::info();
-  j["blas"] = {{"library", b.library},
+  j["blas"] = {{"gemm", b.gemm},
+               {"simd", b.simd},
+               {"library", b.library},
                {"core", b.core},
                {"detected_core", b.detected},
-               {"corrected", b.corrected}};
+               {"cpu_best_core", b.cpu_best},
+               {"corrected", b.corrected},
+               {"user_coretype", b.user_coretype},
+               {"user_core_slower", b.user_core_slower}};
   return j;
 }
 
 int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sink,
             nlohmann::json& doc) {
-  spdlog::info("blas: {}", blas::describe());
+  blas::log_choice();
   auto start = Clock::now();
   LoadOptions lo;
   if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;

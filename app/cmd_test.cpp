@@ -73,8 +73,7 @@ int run_test(const TestOptions& opt, const GlobalOptions& g, Io& io) {
                   "no tests found (folders with model.onnx and test_data_set_N, or NAME.onnx "
                   "beside NAME_output_0.pb)");
   // Loaded once here, so every test process forked below inherits it.
-  blas::info();
-  spdlog::info("blas: {}", blas::describe());
+  blas::log_choice();
   BackendTestOptions bo;
   bo.tolerance = {opt.rtol, opt.atol};
   bo.threads = g.threads;

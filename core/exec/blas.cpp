@@ -18,8 +18,11 @@
 
 #include <cblas.h>
 
+#include <spdlog/spdlog.h>
+
 #include "core/exec/kernel.h"
 #include "core/exec/thread_pool.h"
+#include "core/kernels/gemm.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -180,7 +183,13 @@ void reload_with_core(const std::string& core) {
   if (!open_library(path)) open_any();
 }
 
+bool openblas_requested() {
+  return env_or_empty("ONNXTOOL_GEMM") == "openblas";
+}
+
 void load() {
+  g_info.simd = kernels::simd_level_name(kernels::simd_level());
+  g_info.gemm = "onnxtool";
   const std::string user_core = env_or_empty("OPENBLAS_CORETYPE");
   g_info.user_coretype = !user_core.empty();
   g_info.cpu_best = best_core_for_cpu();
@@ -211,6 +220,9 @@ void load() {
   g_info.core = current_core();
   g_info.config = g_lib.config ? g_lib.config() : "";
   g_info.loaded = true;
+  g_info.user_core_slower =
+      g_info.user_coretype && core_level(g_info.core) < core_level(g_info.cpu_best);
+  if (openblas_requested()) g_info.gemm = "openblas";
 }
 
 // ---- the products --------------------------------------------------------------------------
@@ -227,25 +239,6 @@ bool cblas_can_take(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t l
   return fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) && fits_int(ldb) &&
          fits_int(ldc) && lda >= std::max<int64_t>(1, a_cols) &&
          ldb >= std::max<int64_t>(1, b_cols) && ldc >= std::max<int64_t>(1, n);
-}
-
-template <class T>
-void reference_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
-                    int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  for (int64_t i = 0; i < m; ++i) {
-    T* row = c + i * ldc;
-    for (int64_t j = 0; j < n; ++j) row[j] = beta == T(0) ? T(0) : row[j] * beta;
-    if (k == 0 || alpha == T(0)) continue;
-    for (int64_t p = 0; p < k; ++p) {
-      const T av = alpha * (ta ? a[p * lda + i] : a[i * lda + p]);
-      if (tb) {
-        for (int64_t j = 0; j < n; ++j) row[j] += av * b[j * ldb + p];
-      } else {
-        const T* brow = b + p * ldb;
-        for (int64_t j = 0; j < n; ++j) row[j] += av * brow[j];
-      }
-    }
-  }
 }
 
 // One row of C (m == 1) is a matrix-vector product. OpenBLAS 0.3.21's gemm packs all of B even
@@ -283,18 +276,41 @@ void cblas_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, cons
 }
 
 template <class T>
+kernels::GemmArgs<T> args(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+                          int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  kernels::GemmArgs<T> g;
+  g.trans_a = ta;
+  g.trans_b = tb;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.alpha = alpha;
+  g.a = a;
+  g.lda = lda;
+  g.b = b;
+  g.ldb = ldb;
+  g.beta = beta;
+  g.c = c;
+  g.ldc = ldc;
+  return g;
+}
+
+// `whole_rows` is false for a block of rows cut from a larger product (see GemmArgs).
+template <class T>
 void gemm_serial(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
-                 int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+                 int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc,
+                 bool whole_rows = true) {
   if (m <= 0 || n <= 0) return;
-  // k == 0 only scales C; the loop does that without reading A or B.
-  if (k > 0 && info().loaded && cblas_can_take<T>(ta, tb, m, n, k, lda, ldb, ldc))
+  if (k > 0 && info().gemm == "openblas" && cblas_can_take<T>(ta, tb, m, n, k, lda, ldb, ldc))
     return cblas_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  reference_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  kernels::GemmArgs<T> g = args(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  g.dot_when_one_row = whole_rows;
+  kernels::gemm(g);
 }
 
 // Below this many multiply-adds a split costs more than it saves.
 constexpr int64_t kMinParallelWork = int64_t{1} << 21;
-// Blocks narrower than this waste the BLAS micro-kernel's register tile.
+// Blocks narrower than this waste the micro-kernel's register tile.
 constexpr int64_t kMinBlock = 32;
 
 template <class T>
@@ -320,7 +336,7 @@ void gemm_parallel(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_
                     ldc);
       else
         gemm_serial(ta, tb, len, n, k, alpha, ta ? a + lo : a + lo * lda, lda, b, ldb, beta,
-                    c + lo * ldc, ldc);
+                    c + lo * ldc, ldc, /*whole_rows=*/false);
     }
   });
 }
@@ -337,14 +353,29 @@ const Info& info() {
 
 std::string describe() {
   const Info& i = info();
-  if (!i.loaded) return i.note;
-  std::string s = "OpenBLAS core " + i.core + " (" + i.library + ")";
+  std::string s = "matrix products: ";
+  s += i.gemm == "openblas" ? "OpenBLAS (ONNXTOOL_GEMM=openblas)"
+                            : "onnxtool " + i.simd + " kernels, one summation order";
+  if (!i.loaded) return s + "; " + i.note;
+  s += "; OpenBLAS core " + i.core + " (" + i.library + ")";
   if (i.user_coretype)
     s += ", as OPENBLAS_CORETYPE asks";
   else if (i.corrected)
     s += "; OpenBLAS chose " + i.detected + " by itself, corrected from cpuid";
   if (!i.note.empty()) s += "; " + i.note;
   return s;
+}
+
+void log_choice() {
+  spdlog::info("blas: {}", describe());
+  static std::once_flag once;
+  const Info& i = info();
+  if (!i.user_core_slower) return;
+  std::call_once(once, [&] {
+    spdlog::info("blas: OPENBLAS_CORETYPE={} is slower than what this CPU runs ({}); kept as set{}",
+                 i.core, i.cpu_best,
+                 i.gemm == "openblas" ? "" : " (onnxtool's own kernels compute the products)");
+  });
 }
 
 void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
@@ -373,13 +404,13 @@ void dgemm(const KernelContext& ctx, bool trans_a, bool trans_b, int64_t m, int6
 void reference_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                      const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                      int64_t ldc) {
-  reference_gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  kernels::reference_gemm(args(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
 }
 
 void reference_dgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                      const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
                      double* c, int64_t ldc) {
-  reference_gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  kernels::reference_gemm(args(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
 }
 
 std::string best_core_for_cpu() {

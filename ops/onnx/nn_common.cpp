@@ -61,52 +61,12 @@ double element_as_double(const Tensor& t, int64_t i) {
 
 // ---- matrix products ------------------------------------------------------------------------
 
-namespace {
-
-// c[j] = alpha * sum_k a_k * op(B)[k, j] + beta * c[j] for j in [j0, j1).
-template <class F>
-void gemv_columns(bool ta, bool tb, int64_t k, F alpha, const F* a, int64_t lda, const F* b,
-                  int64_t ldb, F beta, F* c, int64_t j0, int64_t j1) {
-  if (tb) {
-    // Rows of B are the columns of op(B): one dot product each.
-    for (int64_t j = j0; j < j1; ++j) {
-      const F* row = b + j * ldb;
-      F acc = 0;
-      if (!ta)
-        for (int64_t i = 0; i < k; ++i) acc += a[i] * row[i];
-      else
-        for (int64_t i = 0; i < k; ++i) acc += a[i * lda] * row[i];
-      c[j] = alpha * acc + (beta == F(0) ? F(0) : beta * c[j]);
-    }
-    return;
-  }
-  // B's rows run along j: accumulate a_k times each row segment.
-  std::vector<F> acc(static_cast<std::size_t>(j1 - j0), F(0));
-  for (int64_t i = 0; i < k; ++i) {
-    const F ai = ta ? a[i * lda] : a[i];
-    const F* row = b + i * ldb + j0;
-    for (int64_t j = 0; j < j1 - j0; ++j) acc[static_cast<std::size_t>(j)] += ai * row[j];
-  }
-  for (int64_t j = j0; j < j1; ++j)
-    c[j] = alpha * acc[static_cast<std::size_t>(j - j0)] + (beta == F(0) ? F(0) : beta * c[j]);
-}
-
-}  // namespace
-
 template <class F>
 void matmul(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, F alpha,
             const F* a, int64_t lda, const F* b, int64_t ldb, F beta, F* c, int64_t ldc) {
-  // With OpenBLAS, one row is its gemv (vectorised, split by columns over the threads); the loop
-  // below is for builds without it.
-  if (m != 1 || k == 0 || blas::info().loaded) {
-    gemm<F>(ctx, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    return;
-  }
-  // Column blocks of at least 64 (a cache line of c per block boundary at most).
-  const int64_t grain = std::max<int64_t>(64, grain_for(k));
-  ctx.parallel_for(n, grain, [&](int64_t j0, int64_t j1) {
-    gemv_columns(ta, tb, k, alpha, a, lda, b, ldb, beta, c, j0, j1);
-  });
+  // One row is a matrix-vector product that reads B once (core/kernels/gemm.h); the split over
+  // the threads is by columns then.
+  gemm<F>(ctx, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template void matmul<float>(const KernelContext&, bool, bool, int64_t, int64_t, int64_t, float,

@@ -66,7 +66,7 @@ std::string read_file(const fs::path& p) {
 }
 
 CommandResult run_onnxtool(const std::vector<std::string>& args, const std::string& stdin_bytes,
-                           const fs::path& cwd) {
+                           const fs::path& cwd, const std::vector<EnvSetting>& env) {
   int in[2], out[2], err[2];
   if (pipe(in) || pipe(out) || pipe(err)) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -82,6 +82,12 @@ CommandResult run_onnxtool(const std::vector<std::string>& args, const std::stri
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
     setenv("NO_COLOR", "1", 1);
+    for (const auto& e : env) {
+      if (e.value)
+        setenv(e.name.c_str(), e.value->c_str(), 1);
+      else
+        unsetenv(e.name.c_str());
+    }
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
     execv(bin.c_str(), argv.data());
     _exit(127);

@@ -39,10 +39,17 @@ struct CommandResult {
   int exit_code = -1;
   std::string out, err;
 };
+// An environment variable for the child: set to value, or removed when value is empty.
+struct EnvSetting {
+  std::string name;
+  std::optional<std::string> value;
+};
 // Runs the onnxtool binary with args (no shell), optional stdin bytes; captures everything.
-// cwd: working directory of the child (default: inherited).
+// cwd: working directory of the child (default: inherited). env: changes to the environment the
+// child inherits (this process's own stays as it is).
 CommandResult run_onnxtool(const std::vector<std::string>& args,
                            const std::string& stdin_bytes = "",
-                           const std::filesystem::path& cwd = {});
+                           const std::filesystem::path& cwd = {},
+                           const std::vector<EnvSetting>& env = {});
 
 }  // namespace onnxtool::test

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// The BLAS wrapper: OpenBLAS agrees with the reference loops for every transpose and stride,
-// the pool split gives the same result, and OpenBLAS runs the best core the CPU allows.
+// The BLAS wrapper: the products agree with the reference order for every transpose and stride,
+// bit for bit; the pool split gives the same bits; OpenBLAS runs the best core the CPU allows
+// unless the user chose one, and -v says so. The tests that start onnxtool set or clear the
+// OpenBLAS variables for that child themselves, so they pass whatever this environment says.
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/exec/blas.h"
 #include "core/exec/session.h"
@@ -48,7 +54,10 @@ TEST_CASE("sgemm agrees with the reference loop for transposes, strides, alpha a
       blas::sgemm(ta, tb, m, n, k, 0.5f, a.data(), lda, b.data(), ldb, 2.0f, c1.data(), ldc);
       blas::reference_sgemm(ta, tb, m, n, k, 0.5f, a.data(), lda, b.data(), ldb, 2.0f, c2.data(),
                             ldc);
-      CHECK(max_diff(c1, c2) < 1e-4);
+      if (blas::info().gemm == "onnxtool")
+        CHECK(c1 == c2);
+      else
+        CHECK(max_diff(c1, c2) < 1e-4);
     }
 }
 
@@ -63,7 +72,7 @@ TEST_CASE("dgemm agrees with the reference loop; k = 0 only scales C") {
   CHECK(x == std::vector<float>{1.5f, 1.5f, 1.5f, 1.5f});
 }
 
-TEST_CASE("a GEMM split over the kernel's thread pool gives the same result") {
+TEST_CASE("a GEMM split over the kernel's thread pool gives the same bits") {
   auto reg = test::test_registry();
   test::ModelBuilder mb;
   mb.input("a", 1, {"300", "200"});
@@ -80,7 +89,10 @@ TEST_CASE("a GEMM split over the kernel's thread pool gives the same result") {
   std::vector<float> want(300 * 250);
   blas::reference_sgemm(false, false, 300, 250, 200, 1, a.data(), 200, b.data(), 250, 0,
                         want.data(), 250);
-  CHECK(max_diff(test::values_of(out[0]), want) < 1e-3);
+  if (blas::info().gemm == "onnxtool")
+    CHECK(test::values_of(out[0]) == want);
+  else
+    CHECK(max_diff(test::values_of(out[0]), want) < 1e-3);
 }
 
 TEST_CASE("OpenBLAS is loaded with a core at least as capable as the CPU allows") {
@@ -94,17 +106,76 @@ TEST_CASE("OpenBLAS is loaded with a core at least as capable as the CPU allows"
   CHECK(blas::core_level("Prescott") == 0);
 }
 
+namespace {
+
+// onnxtool -v run on the sample model, with the OpenBLAS variables as given (nullopt: unset).
+test::CommandResult run_verbose(std::optional<std::string> coretype,
+                                std::vector<test::EnvSetting> more = {},
+                                std::vector<std::string> extra_args = {}) {
+  std::vector<test::EnvSetting> env = {{"OPENBLAS_CORETYPE", std::move(coretype)},
+                                       {"OPENBLAS_L2_SIZE", std::nullopt},
+                                       {"ONNXTOOL_OPENBLAS_SIMULATE_CORE", std::nullopt},
+                                       {"ONNXTOOL_GEMM", std::nullopt}};
+  env.insert(env.end(), more.begin(), more.end());
+  std::vector<std::string> args = {"-v", "run", "testdata/models/sample.onnxtxt",
+                                   "--random-inputs"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  return test::run_onnxtool(args, "", test::source_dir(), env);
+}
+
+}  // namespace
+
 TEST_CASE("a fallback core chosen by OpenBLAS is corrected before it initialises") {
   if (blas::core_level(blas::best_core_for_cpu()) == 0) return;  // nothing better to pick
   // Simulate an OpenBLAS that does not know this CPU (falls back to Prescott) in a fresh
-  // process: the correction happens only at load.
-  ::setenv("ONNXTOOL_OPENBLAS_SIMULATE_CORE", "Prescott", 1);
-  auto r = test::run_onnxtool({"-v", "run", "testdata/models/sample.onnx", "--random-inputs"}, "",
-                              test::source_dir());
-  ::unsetenv("ONNXTOOL_OPENBLAS_SIMULATE_CORE");
+  // process, with no core named by the user: the correction happens only at load.
+  auto r = run_verbose(std::nullopt, {{"ONNXTOOL_OPENBLAS_SIMULATE_CORE", "Prescott"}});
   INFO(r.err);
+  CHECK(r.exit_code == 0);
   CHECK(r.err.find("OpenBLAS core " + blas::best_core_for_cpu()) != std::string::npos);
   CHECK(r.err.find("OpenBLAS chose Prescott by itself, corrected from cpuid") != std::string::npos);
+  CHECK(r.err.find("is slower than what this CPU runs") == std::string::npos);
+}
+
+TEST_CASE("a core the user names is kept, and -v says once when it is slower than the CPU's") {
+  const std::string best = blas::best_core_for_cpu();
+  auto r = run_verbose("Prescott");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("OpenBLAS core Prescott") != std::string::npos);
+  CHECK(r.err.find("as OPENBLAS_CORETYPE asks") != std::string::npos);
+  const auto slower = "OPENBLAS_CORETYPE=Prescott is slower than what this CPU runs (" + best + ")";
+  const auto at = r.err.find(slower);
+  if (blas::core_level(best) > 0) {
+    CHECK(at != std::string::npos);
+    CHECK(r.err.find(slower, at + 1) == std::string::npos);  // once
+  } else {
+    CHECK(at == std::string::npos);
+  }
+  // The products are onnxtool's, whatever the core: the same line names them.
+  CHECK(r.err.find("matrix products: onnxtool") != std::string::npos);
+
+  auto json = run_verbose("Prescott", {}, {"--json"});
+  INFO(json.out);
+  REQUIRE(json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["blas"]["core"] == "Prescott");
+  CHECK(doc["blas"]["user_coretype"] == true);
+  CHECK(doc["blas"]["user_core_slower"] == (blas::core_level(best) > 0));
+  CHECK(doc["blas"]["gemm"] == "onnxtool");
+
+  if (blas::core_level(best) == 0) return;
+  auto same = run_verbose(best);
+  INFO(same.err);
+  CHECK(same.err.find("OpenBLAS core " + best) != std::string::npos);
+  CHECK(same.err.find("is slower than what this CPU runs") == std::string::npos);
+}
+
+TEST_CASE("ONNXTOOL_GEMM=openblas hands the products to OpenBLAS, and -v says so") {
+  auto r = run_verbose(std::nullopt, {{"ONNXTOOL_GEMM", "openblas"}});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("matrix products: OpenBLAS (ONNXTOOL_GEMM=openblas)") != std::string::npos);
 }
 
 // Not run by default (doctest --no-skip runs it; scripts/bench.sh does): sgemm throughput on

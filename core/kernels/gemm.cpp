@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+// The products' driver: picks the variant once, provides the scratch, gathers strided rows,
+// and keeps the order of gemm.h in the cases the SIMD blocks do not cover.
+#include "core/kernels/gemm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "core/kernels/gemm_arch.h"
+
+namespace onnxtool::kernels {
+
+namespace {
+
+// ---- choosing the variant --------------------------------------------------------------------
+
+SimdLevel detect_cpu() {
+#if defined(ONNXTOOL_X86_KERNELS)
+  __builtin_cpu_init();
+  // libgcc's checks include the OS's support for the wider registers (XCR0).
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) return SimdLevel::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return SimdLevel::avx2;
+#endif
+  return SimdLevel::scalar;
+}
+
+SimdLevel level_from_env(SimdLevel cpu) {
+  const char* want = std::getenv("ONNXTOOL_SIMD");
+  if (!want || !*want) return cpu;
+  SimdLevel asked = cpu;
+  const std::string w = want;
+  if (w == "scalar")
+    asked = SimdLevel::scalar;
+  else if (w == "avx2")
+    asked = SimdLevel::avx2;
+  else if (w == "avx512")
+    asked = SimdLevel::avx512;
+  // Never more than the CPU runs.
+  return static_cast<int>(asked) < static_cast<int>(cpu) ? asked : cpu;
+}
+
+// ---- the scalar definition -------------------------------------------------------------------
+
+template <class F>
+F fused(F a, F b, F acc) {
+  return std::fma(a, b, acc);
+}
+
+template <class F>
+F finish(F acc, F alpha, F beta, const F* c) {
+  F r = alpha == F(1) ? acc : alpha * acc;
+  if (beta != F(0)) r = r + beta * *c;
+  return r;
+}
+
+template <class F>
+F op_a(const GemmArgs<F>& g, int64_t i, int64_t p) {
+  return g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
+}
+
+template <class F>
+F op_b(const GemmArgs<F>& g, int64_t p, int64_t j) {
+  return g.trans_b ? g.b[j * g.ldb + p] : g.b[p * g.ldb + j];
+}
+
+// The 16-lane dot product of gemm.h (one row of C against B's rows).
+template <class F>
+F dot16(const F* x, int64_t x_stride, const F* row, int64_t k) {
+  constexpr int L = 16;
+  F lanes[L] = {};
+  for (int64_t p = 0; p < k; ++p) lanes[p % L] = fused(x[p * x_stride], row[p], lanes[p % L]);
+  for (int h = L / 2; h >= 1; h /= 2)
+    for (int l = 0; l < h; ++l) lanes[l] = lanes[l] + lanes[l + h];
+  return lanes[0];
+}
+
+template <class F>
+bool is_dot_case(const GemmArgs<F>& g) {
+  return g.m == 1 && g.trans_b && g.dot_when_one_row;
+}
+
+template <class F>
+void reference(const GemmArgs<F>& g) {
+  if (g.m <= 0 || g.n <= 0) return;
+  if (is_dot_case(g)) {
+    const int64_t x_stride = g.trans_a ? g.lda : 1;
+    for (int64_t j = 0; j < g.n; ++j)
+      g.c[j] = finish(dot16(g.a, x_stride, g.b + j * g.ldb, g.k), g.alpha, g.beta, g.c + j);
+    return;
+  }
+  // Row by row, k outermost within a row: each element still gets its fmas in k order.
+  std::vector<F> acc(static_cast<std::size_t>(g.n));
+  for (int64_t i = 0; i < g.m; ++i) {
+    std::fill(acc.begin(), acc.end(), F(0));
+    for (int64_t p = 0; p < g.k; ++p) {
+      const F a = op_a(g, i, p);
+      for (int64_t j = 0; j < g.n; ++j)
+        acc[static_cast<std::size_t>(j)] =
+            fused(a, op_b(g, p, j), acc[static_cast<std::size_t>(j)]);
+    }
+    F* row = g.c + i * g.ldc;
+    for (int64_t j = 0; j < g.n; ++j)
+      row[j] = finish(acc[static_cast<std::size_t>(j)], g.alpha, g.beta, row + j);
+  }
+}
+
+// ---- the SIMD variants -----------------------------------------------------------------------
+#if defined(ONNXTOOL_X86_KERNELS)
+
+// Scratch for packing, one set per thread, kept between calls.
+template <class F>
+struct Scratch {
+  struct Free {
+    void operator()(F* p) const { std::free(p); }
+  };
+  std::unique_ptr<F, Free> a, b;
+  Scratch()
+      : a(static_cast<F*>(std::aligned_alloc(64, detail::kPackAElems * sizeof(F)))),
+        b(static_cast<F*>(std::aligned_alloc(64, detail::kPackBElems * sizeof(F)))) {
+    if (!a || !b) throw std::bad_alloc();
+  }
+};
+
+template <class F>
+Scratch<F>& scratch() {
+  thread_local Scratch<F> s;
+  return s;
+}
+
+template <class F>
+detail::Call<F> to_call(const GemmArgs<F>& g) {
+  Scratch<F>& s = scratch<F>();
+  return {g.trans_a, g.trans_b, g.m,    g.n, g.k,   g.alpha,   g.a,      g.lda,
+          g.b,       g.ldb,     g.beta, g.c, g.ldc, s.a.get(), s.b.get()};
+}
+
+template <class F>
+void blocked(const detail::Call<F>& c, SimdLevel level) {
+  if (level == SimdLevel::avx512)
+    detail::blocked_avx512(c);
+  else
+    detail::blocked_avx2(c);
+}
+
+// op(A)'s single row, contiguous: A itself, or a gathered copy of a strided column.
+template <class F>
+const F* single_row(const GemmArgs<F>& g, std::vector<F>& gathered) {
+  if (!g.trans_a || g.lda == 1) return g.a;
+  gathered.resize(static_cast<std::size_t>(g.k));
+  for (int64_t p = 0; p < g.k; ++p) gathered[static_cast<std::size_t>(p)] = g.a[p * g.lda];
+  return gathered.data();
+}
+
+template <class F>
+void one_row(const GemmArgs<F>& g, SimdLevel level) {
+  std::vector<F> gathered;
+  const F* x = single_row(g, gathered);
+  const detail::Call<F> c = to_call(g);
+  if (g.trans_b) {
+    if (level == SimdLevel::avx512)
+      detail::dot_avx512(c, x);
+    else
+      detail::dot_avx2(c, x);
+  } else {
+    if (level == SimdLevel::avx512)
+      detail::row_avx512(c, x);
+    else
+      detail::row_avx2(c, x);
+  }
+}
+
+template <class F>
+void simd(const GemmArgs<F>& g, SimdLevel level) {
+  if (g.m == 1 && (is_dot_case(g) || !g.trans_b)) return one_row(g, level);
+  if (g.beta == F(0) || g.k <= detail::kKc) return blocked(to_call(g), level);
+  // The blocks keep partial sums in C, so C's old values wait in a copy and join at the end,
+  // as the order says: alpha * acc, then + beta * C.
+  std::vector<F> sums(static_cast<std::size_t>(g.m * g.n));
+  GemmArgs<F> plain = g;
+  plain.alpha = F(1);
+  plain.beta = F(0);
+  plain.c = sums.data();
+  plain.ldc = g.n;
+  blocked(to_call(plain), level);
+  for (int64_t i = 0; i < g.m; ++i)
+    for (int64_t j = 0; j < g.n; ++j) {
+      F* c = g.c + i * g.ldc + j;
+      *c = finish(sums[static_cast<std::size_t>(i * g.n + j)], g.alpha, g.beta, c);
+    }
+}
+
+#endif  // ONNXTOOL_X86_KERNELS
+
+template <class F>
+void dispatch(const GemmArgs<F>& g, SimdLevel level) {
+  if (g.m <= 0 || g.n <= 0) return;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (g.k > 0 && level != SimdLevel::scalar) return simd(g, level);
+#else
+  (void)level;
+#endif
+  reference(g);
+}
+
+}  // namespace
+
+SimdLevel cpu_simd_level() {
+  static const SimdLevel level = detect_cpu();
+  return level;
+}
+
+SimdLevel simd_level() {
+  static const SimdLevel level = level_from_env(cpu_simd_level());
+  return level;
+}
+
+const char* simd_level_name(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::avx512:
+      return "avx512";
+    case SimdLevel::avx2:
+      return "avx2";
+    case SimdLevel::scalar:
+      break;
+  }
+  return "scalar";
+}
+
+void gemm(const GemmArgs<float>& g, SimdLevel level) {
+  dispatch(g, level);
+}
+void gemm(const GemmArgs<double>& g, SimdLevel level) {
+  dispatch(g, level);
+}
+void reference_gemm(const GemmArgs<float>& g) {
+  reference(g);
+}
+void reference_gemm(const GemmArgs<double>& g) {
+  reference(g);
+}
+
+}  // namespace onnxtool::kernels

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// Matrix products for the kernels, with one accumulation order on every CPU.
+//
+// DESIGN: this is the shared kernel layer under ops/ (see README, "Architecture"). A new SIMD
+// variant goes into its own gemm_<isa>.cpp, compiled with that ISA's flags, and is chosen once in
+// simd_level(); it must give the same bits as the scalar reference (test_kernels_gemm.cpp).
+//
+// The order. Every element of C = alpha * op(A) op(B) + beta * C is computed as
+//     acc = 0;  for p in 0 .. k-1:  acc = fma(op(A)[i][p], op(B)[p][j], acc)
+//     r = alpha == 1 ? acc : alpha * acc;   if beta != 0:  r = r + beta * C[i][j]
+// with every fma rounded once, whatever the vector width (lanes run along j, one element each),
+// the blocking, the position of the element in C or the way the threads split C. So identical
+// rows of A meeting identical columns of B give bitwise identical results, and a result does
+// not change with the CPU's vector width, the thread count or any BLAS library's choice of
+// kernel. The one exception is a single row of C
+// against a transposed B (a fully connected layer on one sample): each element is then a dot
+// product of two contiguous rows, summed in 16 interleaved partial sums (lane p mod 16, tail
+// elements into lanes 0, 1, ... in order) reduced by a fixed tree (lanes l and l+8, then l and
+// l+4, l and l+2, l and l+1) — again the same on every CPU and for every element.
+//
+// beta == 0 means C is not read (a NaN there does not propagate), as in BLAS.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels {
+
+enum class SimdLevel { scalar = 0, avx2 = 1, avx512 = 2 };
+
+// The best level this CPU and OS run, lowered by ONNXTOOL_SIMD=scalar|avx2|avx512 when set
+// (tests use it to compare the variants). Decided once per process.
+SimdLevel simd_level();
+// The best level the CPU supports, ignoring ONNXTOOL_SIMD.
+SimdLevel cpu_simd_level();
+const char* simd_level_name(SimdLevel level);
+
+// One product. lda/ldb/ldc are the row strides of A, B and C as stored (row-major).
+template <class F>
+struct GemmArgs {
+  bool trans_a = false, trans_b = false;
+  int64_t m = 0, n = 0, k = 0;
+  F alpha = 1;
+  const F* a = nullptr;
+  int64_t lda = 0;
+  const F* b = nullptr;
+  int64_t ldb = 0;
+  F beta = 0;
+  F* c = nullptr;
+  int64_t ldc = 0;
+  // A single row against a transposed B takes the dot-product order. A caller that splits a
+  // larger product into row blocks clears this, so that a block of one row keeps the order of
+  // the rows around it.
+  bool dot_when_one_row = true;
+};
+
+// On the calling thread. `level` picks the implementation (all give the same bits).
+void gemm(const GemmArgs<float>& g, SimdLevel level = simd_level());
+void gemm(const GemmArgs<double>& g, SimdLevel level = simd_level());
+
+// The scalar definition of the order above, for tests.
+void reference_gemm(const GemmArgs<float>& g);
+void reference_gemm(const GemmArgs<double>& g);
+
+}  // namespace onnxtool::kernels

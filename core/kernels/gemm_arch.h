@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// What gemm.cpp hands to the ISA-specific files (gemm_avx2.cpp, gemm_avx512.cpp). Those files
+// are compiled with their ISA's flags, so they include nothing that defines an inline function
+// the rest of the program could end up calling (std headers included): only this plain header
+// and the compiler's intrinsics.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels::detail {
+
+// Depth of one packed block of A and B (elements along k).
+constexpr int64_t kKc = 256;
+// Scratch the driver provides for one call, in elements, 64-byte aligned: enough for every
+// variant's blocks of A (MC x kKc) and B (kKc x NC).
+constexpr int64_t kPackAElems = 128 * kKc;
+constexpr int64_t kPackBElems = kKc * 512;
+
+template <class F>
+struct Call {
+  bool ta, tb;
+  int64_t m, n, k;
+  F alpha;
+  const F* a;
+  int64_t lda;
+  const F* b;
+  int64_t ldb;
+  F beta;
+  F* c;
+  int64_t ldc;
+  F* pack_a;  // kPackAElems
+  F* pack_b;  // kPackBElems
+};
+
+// The blocked product for m >= 1 in the canonical order. Needs k <= kKc or beta == 0 (the
+// partial sums of one k block wait in C; the driver handles beta != 0 with a larger k).
+void blocked_avx2(const Call<float>& g);
+void blocked_avx2(const Call<double>& g);
+void blocked_avx512(const Call<float>& g);
+void blocked_avx512(const Call<double>& g);
+
+// One row of C, B not transposed: c[j] in the canonical order, streaming B's rows once.
+// x is op(A)'s row, contiguous (the driver gathers a strided one).
+void row_avx2(const Call<float>& g, const float* x);
+void row_avx2(const Call<double>& g, const double* x);
+void row_avx512(const Call<float>& g, const float* x);
+void row_avx512(const Call<double>& g, const double* x);
+
+// One row of C, B transposed: c[j] = dot(x, B's row j) in the 16-lane order of gemm.h.
+void dot_avx2(const Call<float>& g, const float* x);
+void dot_avx2(const Call<double>& g, const double* x);
+void dot_avx512(const Call<float>& g, const float* x);
+void dot_avx512(const Call<double>& g, const double* x);
+
+}  // namespace onnxtool::kernels::detail

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// The products for AVX-512 (16 floats or 8 doubles a vector); compiled with -mavx512f -mfma and
+// without floating-point contraction (CMakeLists.txt). See gemm_arch.h for what may be included.
+#include <immintrin.h>
+
+#include "core/kernels/gemm_arch.h"
+
+namespace onnxtool::kernels::detail {
+
+namespace {
+
+struct VecF32 {
+  using F = float;
+  using T = __m512;
+  static constexpr int W = 16;
+  static T zero() { return _mm512_setzero_ps(); }
+  static T load(const F* p) { return _mm512_loadu_ps(p); }
+  static void store(F* p, T v) { _mm512_storeu_ps(p, v); }
+  static T set1(F x) { return _mm512_set1_ps(x); }
+  static T fma(T a, T b, T acc) { return _mm512_fmadd_ps(a, b, acc); }
+  static T mul(T a, T b) { return _mm512_mul_ps(a, b); }
+  static T add(T a, T b) { return _mm512_add_ps(a, b); }
+};
+
+struct VecF64 {
+  using F = double;
+  using T = __m512d;
+  static constexpr int W = 8;
+  static T zero() { return _mm512_setzero_pd(); }
+  static T load(const F* p) { return _mm512_loadu_pd(p); }
+  static void store(F* p, T v) { _mm512_storeu_pd(p, v); }
+  static T set1(F x) { return _mm512_set1_pd(x); }
+  static T fma(T a, T b, T acc) { return _mm512_fmadd_pd(a, b, acc); }
+  static T mul(T a, T b) { return _mm512_mul_pd(a, b); }
+  static T add(T a, T b) { return _mm512_add_pd(a, b); }
+};
+
+}  // namespace
+
+#include "core/kernels/gemm_simd.inc"
+
+// 8 rows x 2 vectors: 16 accumulators of the 32 registers, enough to cover the fma latency.
+void blocked_avx512(const Call<float>& g) {
+  Blocked<VecF32, 8, 2>::run(g);
+}
+void blocked_avx512(const Call<double>& g) {
+  Blocked<VecF64, 8, 2>::run(g);
+}
+void row_avx512(const Call<float>& g, const float* x) {
+  row_product<VecF32>(g, x);
+}
+void row_avx512(const Call<double>& g, const double* x) {
+  row_product<VecF64>(g, x);
+}
+void dot_avx512(const Call<float>& g, const float* x) {
+  dot_product<VecF32>(g, x);
+}
+void dot_avx512(const Call<double>& g, const double* x) {
+  dot_product<VecF64>(g, x);
+}
+
+}  // namespace onnxtool::kernels::detail

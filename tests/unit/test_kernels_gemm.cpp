@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shared products (core/kernels/gemm.h): every SIMD variant this CPU runs gives the scalar
+// reference's bits, on awkward shapes; identical rows give identical results wherever they sit.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/kernels/gemm.h"
+
+using namespace onnxtool;
+using kernels::GemmArgs;
+using kernels::SimdLevel;
+
+namespace {
+
+template <class F>
+std::vector<F> random_values(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<F> v(n);
+  for (auto& x : v) x = static_cast<F>(u(rng));
+  return v;
+}
+
+std::vector<SimdLevel> levels_this_cpu_runs() {
+  std::vector<SimdLevel> out = {SimdLevel::scalar};
+  const int best = static_cast<int>(kernels::cpu_simd_level());
+  if (best >= static_cast<int>(SimdLevel::avx2)) out.push_back(SimdLevel::avx2);
+  if (best >= static_cast<int>(SimdLevel::avx512)) out.push_back(SimdLevel::avx512);
+  return out;
+}
+
+template <class F>
+bool same_bits(const std::vector<F>& a, const std::vector<F>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(F)) == 0;
+}
+
+struct Shape3 {
+  int64_t m, n, k;
+};
+
+// Runs one product at every level and compares each with the reference, bit for bit.
+template <class F>
+void check_levels(bool ta, bool tb, Shape3 s, F alpha, F beta, int64_t pad) {
+  const int64_t lda = (ta ? s.m : s.k) + pad, ldb = (tb ? s.k : s.n) + pad, ldc = s.n + pad;
+  const auto a = random_values<F>(static_cast<std::size_t>((ta ? s.k : s.m) * lda), 1);
+  const auto b = random_values<F>(static_cast<std::size_t>((tb ? s.n : s.k) * ldb), 2);
+  const auto c0 = random_values<F>(static_cast<std::size_t>(s.m * ldc), 3);
+  GemmArgs<F> g;
+  g.trans_a = ta;
+  g.trans_b = tb;
+  g.m = s.m;
+  g.n = s.n;
+  g.k = s.k;
+  g.alpha = alpha;
+  g.a = a.data();
+  g.lda = lda;
+  g.b = b.data();
+  g.ldb = ldb;
+  g.beta = beta;
+  g.ldc = ldc;
+  auto want = c0;
+  g.c = want.data();
+  kernels::reference_gemm(g);
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    auto got = c0;
+    g.c = got.data();
+    kernels::gemm(g, level);
+    INFO(kernels::simd_level_name(level), " ta=", ta, " tb=", tb, " m=", s.m, " n=", s.n,
+         " k=", s.k, " alpha=", alpha, " beta=", beta);
+    CHECK(same_bits(got, want));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every SIMD variant gives the reference's bits on awkward shapes") {
+  // Rows and columns around the register tiles (6 or 8 rows, 16 or 32 columns), depths around
+  // the k block (256), and a single row (its own kernels).
+  const Shape3 shapes[] = {{1, 1, 1},    {1, 37, 300}, {1, 70, 17},   {2, 3, 5},
+                           {7, 33, 16},  {9, 31, 257}, {13, 65, 600}, {17, 530, 40},
+                           {130, 17, 9}, {6, 16, 256}, {8, 32, 512},  {25, 100, 1}};
+  for (const Shape3& s : shapes)
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        check_levels<float>(ta, tb, s, 1.0f, 0.0f, 0);
+        check_levels<float>(ta, tb, s, 0.5f, 2.0f, 3);
+        check_levels<double>(ta, tb, s, -1.5, 1.0, 1);
+      }
+}
+
+TEST_CASE("beta = 0 does not read C; k = 0 gives alpha * 0 + beta * C") {
+  std::vector<float> a = {1, 2}, b = {3, 4}, c = {std::nanf(""), 7};
+  GemmArgs<float> g;
+  g.m = 1;
+  g.n = 2;
+  g.k = 1;
+  g.a = a.data();
+  g.lda = 1;
+  g.b = b.data();
+  g.ldb = 2;
+  g.c = c.data();
+  g.ldc = 2;
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    c = {std::nanf(""), 7};
+    kernels::gemm(g, level);
+    CHECK(c == std::vector<float>{3, 4});
+  }
+  g.k = 0;
+  g.beta = 0.5f;
+  c = {2, 8};
+  kernels::gemm(g);
+  CHECK(c == std::vector<float>{1, 4});
+}
+
+TEST_CASE("identical rows of A give identical rows of C, wherever they sit in C") {
+  // SqueezeNet's last convolution as a product: 1000 output channels with the same weights.
+  // Large sums make any difference in order visible.
+  const int64_t m = 1000, n = 169, k = 512;
+  const auto row = random_values<float>(static_cast<std::size_t>(k), 7);
+  std::vector<float> a;
+  for (int64_t i = 0; i < m; ++i) a.insert(a.end(), row.begin(), row.end());
+  auto b = random_values<float>(static_cast<std::size_t>(k * n), 8);
+  for (auto& x : b) x = x * 100 + 50;
+  GemmArgs<float> g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a.data();
+  g.lda = k;
+  g.b = b.data();
+  g.ldb = n;
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    std::vector<float> c(static_cast<std::size_t>(m * n));
+    g.c = c.data();
+    g.ldc = n;
+    kernels::gemm(g, level);
+    int64_t differing = 0;
+    for (int64_t i = 1; i < m; ++i)
+      if (std::memcmp(c.data(), c.data() + i * n, static_cast<std::size_t>(n) * sizeof(float)))
+        ++differing;
+    INFO(kernels::simd_level_name(level));
+    CHECK(differing == 0);
+  }
+}
+
+TEST_CASE("ONNXTOOL_SIMD names the variant; the CPU's best is the default") {
+  const char* env = std::getenv("ONNXTOOL_SIMD");
+  if (!env) CHECK(kernels::simd_level() == kernels::cpu_simd_level());
+  CHECK(std::string(kernels::simd_level_name(SimdLevel::avx512)) == "avx512");
+  CHECK(std::string(kernels::simd_level_name(SimdLevel::scalar)) == "scalar");
+}
