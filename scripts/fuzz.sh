@@ -18,7 +18,8 @@ for p in clang-14 libclang-rt-14-dev; do
   fi
 done
 cxx=clang++-14
-cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER="$cxx" -DONNXTOOL_FUZZ=ON >/dev/null
+cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER="$cxx" -DONNXTOOL_FUZZ=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" >/dev/null
 cmake --build build-fuzz -j2
 corpus=build-fuzz/corpus
 mkdir -p "$corpus"

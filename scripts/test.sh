@@ -2,27 +2,51 @@
 # SPDX-License-Identifier: Apache-2.0
 # The whole test suite, as CI runs it:
 #   1. release build, every CTest test (unit, golden, conformance against ../shared when present);
-#   2. AddressSanitizer + UBSan build, the same tests (hostile inputs included) under the sanitizers;
-#   3. the textual syntax parser's libFuzzer target for a bounded time (FUZZ_SECONDS, default 60);
-#   4. formatting check.
+#   2. the same answers under two BLAS cores and two thread counts (scripts/determinism.sh);
+#   3. AddressSanitizer + UBSan build (-O1 -g1: it only has to find faults), the same tests
+#      (hostile inputs included) under the sanitizers;
+#   4. the textual syntax parser's libFuzzer target for a bounded time (FUZZ_SECONDS, default 60);
+#   5. formatting check.
+# Each step's time is printed at the end. Whatever OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE say in the
+# environment, every step must pass: the tests that depend on them set them for their children.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+times=()
+step_start=$start
+step_done() {
+  local now
+  now=$(date +%s)
+  times+=("$(printf '%-34s %5d s' "$1" $((now - step_start)))")
+  step_start=$now
+}
 
 scripts/setup.sh -DONNXTOOL_WERROR=ON
+step_done "release build"
 echo "== release tests"
 ctest --test-dir build -j2 --output-on-failure
+step_done "release tests"
+
+echo "== determinism (BLAS cores x threads)"
+scripts/determinism.sh
+step_done "determinism"
 
 echo "== sanitizer tests (AddressSanitizer + UBSan)"
 cmake --preset sanitize >/dev/null
 cmake --build --preset sanitize
+step_done "sanitizer build"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j2 --output-on-failure
+step_done "sanitizer tests"
 
 echo "== fuzz (text parser, ${FUZZ_SECONDS:-60} s)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+step_done "fuzz (build + run)"
 
 echo "== format"
 scripts/check-format.sh
+step_done "format"
 
+echo "== time per step"
+printf '  %s\n' "${times[@]}"
 echo "all tests passed in $(( $(date +%s) - start )) s"
