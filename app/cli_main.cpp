@@ -4,7 +4,9 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "core/registry/registry.h"
 #include "core/version.h"
+#include "ops/register_all.h"
 
 namespace onnxtool::app {
 
@@ -50,6 +52,8 @@ void build_cli(CliTree& tree) {
 }
 
 int run_cli(int argc, const char* const* argv, Io& io) {
+  // core/ knows no operator: the standard ones come from ops/, wired in here.
+  Registry::install_standard(register_standard_ops);
   CliTree tree;
   build_cli(tree);
   try {

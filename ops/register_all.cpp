@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one place operators are registered: the list in ops.def, expanded. (No static
 // self-registration: a static library would drop objects nothing refers to.)
-#include "core/registry/registry.h"
+#include "ops/register_all.h"
 
 namespace onnxtool {
 

@@ -8,15 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-# clang-14 and its runtime libraries (libFuzzer, the sanitizers), from Debian's packages.
-for p in clang-14 libclang-rt-14-dev; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev >/dev/null
-    break
-  fi
-done
+scripts/need-clang.sh
 cxx=clang++-14
 cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER="$cxx" -DONNXTOOL_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" >/dev/null

@@ -363,7 +363,7 @@ void record_constant_type(CheckContext& ctx, const onnx::NodeProto& node, const 
     const std::string why = type_conflict(*it->second, *t);
     if (!why.empty())
       ctx.report("graph.value-info-mismatch", loc,
-                 "Constant produces " + type_to_string(*t) + " but " + quoted_name(name) +
+                 node.op_type() + " produces " + type_to_string(*t) + " but " + quoted_name(name) +
                      " is declared " + type_to_string(*it->second) + " (" + why + ")");
     return;
   }
@@ -426,37 +426,40 @@ void check_against_schema(CheckContext& ctx, const onnx::NodeProto& node, const 
   check_types(ctx, node, loc, op, scope);
 }
 
-void resolve_operator(CheckContext& ctx, const onnx::NodeProto& node, const std::string& loc,
-                      Scope& scope, const NodeEnv& env) {
+// Returns the operator version the node was checked against (nullptr for a function call, an
+// unknown operator or a custom domain).
+const OpVersion* resolve_operator(CheckContext& ctx, const onnx::NodeProto& node,
+                                  const std::string& loc, Scope& scope, const NodeEnv& env) {
   // Without any opset_import (reported once, model.opset-missing) nothing can be resolved.
-  if (env.opsets->empty() && !env.function) return;
+  if (env.opsets->empty() && !env.function) return nullptr;
   const std::string domain = normalize_domain(node.domain());
   auto imported = env.opsets->find(domain);
   if (imported == env.opsets->end()) {
     ctx.report("node.domain-not-imported", loc,
                "domain " + domain_text(domain) + " is not in opset_import; expected it imported " +
                    (env.function ? "by the function" : "by the model"));
-    return;
+    return nullptr;
   }
   const int64_t version = imported->second;
   // A standard domain at a version that does not exist is reported once, at the import.
   if (const OpsetDomainRange* range = find_opset_domain(domain);
       range && (version < range->min_version || version > range->max_version))
-    return;
+    return nullptr;
   if (const OpVersion* op = ctx.registry().lookup(domain, node.op_type(), version)) {
     check_against_schema(ctx, node, loc, *op, version, scope);
-    return;
+    return op;
   }
   if (const auto* fn = ctx.find_function(domain, node.op_type(), node.overload())) {
     check_function_call(ctx, node, loc, *fn);
-    return;
+    return nullptr;
   }
   if (ctx.registry().knows_domain(domain) || find_opset_domain(domain) ||
       !node.overload().empty() || ctx.has_function_named(domain, node.op_type())) {
     report_unknown_op(ctx, node, loc, domain, version);
-    return;
+    return nullptr;
   }
   ctx.note_custom_domain(domain, loc);
+  return nullptr;
 }
 
 void check_node_fields(CheckContext& ctx, const onnx::NodeProto& node, const std::string& loc) {
@@ -492,9 +495,9 @@ void check_node(CheckContext& ctx, const onnx::NodeProto& node, const std::strin
                 Scope& scope, const NodeEnv& env) {
   check_node_fields(ctx, node, loc);
   check_attributes(ctx, node, loc, scope, env);
-  if (!node.op_type().empty()) resolve_operator(ctx, node, loc, scope, env);
-  if (normalize_domain(node.domain()).empty() && node.op_type() == "Constant")
-    record_constant_type(ctx, node, loc, scope);
+  const OpVersion* op =
+      node.op_type().empty() ? nullptr : resolve_operator(ctx, node, loc, scope, env);
+  if (op && op->has(Trait::attribute_value)) record_constant_type(ctx, node, loc, scope);
   check_node_devices(ctx, node, loc, scope);
 }
 

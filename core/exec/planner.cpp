@@ -25,13 +25,6 @@ namespace {
 using OpsetMap = std::map<std::string, int64_t>;
 
 // Operators whose output is not a function of their inputs: never folded.
-bool is_nondeterministic(const std::string& domain, const std::string& op) {
-  static const std::set<std::string> kRandom = {
-      "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike",
-      "Multinomial",  "Bernoulli",        "Dropout"};
-  return domain.empty() && kRandom.count(op) > 0;
-}
-
 std::string qualified_op(const onnx::NodeProto& node) {
   return node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type();
 }
@@ -478,8 +471,8 @@ bool GraphBuilder::bind_spec_function(PlanNode& pn, const onnx::NodeProto& node,
 
 // Runs a node now when its result cannot change between runs; its outputs become constants.
 bool GraphBuilder::try_fold(PlanNode& pn, const onnx::NodeProto& node) {
-  if (!ctx_.options.fold_constants || pn.function || !pn.subgraphs.empty() ||
-      is_nondeterministic(normalize_domain(node.domain()), node.op_type()))
+  if (!ctx_.options.fold_constants || pn.function || !pn.subgraphs.empty() || !pn.schema ||
+      pn.schema->has(Trait::nondeterministic))
     return false;
   std::vector<const Value*> inputs;
   for (const auto& r : pn.inputs) {

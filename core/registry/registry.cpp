@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/registry/registry.h"
 
+#include <atomic>
+
 namespace onnxtool {
 
-// Defined in ops/register_all.cpp from the list in ops/ops.def.
-void register_standard_ops(Registry& registry);
+namespace {
+
+std::atomic<Registry::Builder> g_standard_builder{nullptr};
+
+}  // namespace
 
 std::string normalize_domain(const std::string& domain) {
   return domain == "ai.onnx" ? std::string() : domain;
 }
 
+void Registry::install_standard(Builder build) {
+  g_standard_builder.store(build);
+}
+
 const Registry& Registry::standard() {
   static const Registry* instance = [] {
     auto* r = new Registry();
-    register_standard_ops(*r);
+    if (Builder build = g_standard_builder.load()) build(*r);
     return r;
   }();
   return *instance;

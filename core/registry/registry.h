@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// All operators onnxtool knows, built once from the explicit list in ops/ops.def.
+// The operators a program knows. The standard ones live in ops/ (the explicit list in
+// ops/ops.def), which core/ does not depend on: the program (app/, the test suites) installs the
+// function that fills the standard registry, once, before first use.
 #pragma once
 
 #include <map>
@@ -13,8 +15,12 @@ namespace onnxtool {
 
 class Registry {
  public:
+  using Builder = void (*)(Registry&);
+  // Sets the function standard() fills its registry with (ops/register_all.h provides it).
+  // Call before the first standard(); later calls change nothing once it is built.
+  static void install_standard(Builder build);
   // The registry of every standard operator (built on first use, then read-only: safe to share
-  // between threads).
+  // between threads). Empty when no builder was installed.
   static const Registry& standard();
 
   // Adds an operator (used while building). "ai.onnx" is stored as "".

@@ -161,6 +161,11 @@ VersionBuilder& VersionBuilder::experimental() {
   return *this;
 }
 
+VersionBuilder& VersionBuilder::trait(Trait t) {
+  v_->traits |= static_cast<uint32_t>(t);
+  return *this;
+}
+
 VersionBuilder& VersionBuilder::is_function(std::initializer_list<int> function_opsets) {
   v_->is_function = true;
   v_->function_opsets.assign(function_opsets.begin(), function_opsets.end());
@@ -289,6 +294,11 @@ VersionRange& VersionRange::infer(const InferFn& f) {
 
 VersionRange& VersionRange::kernel(const KernelFn& f) {
   for (auto* v : versions_) v->kernel = f;
+  return *this;
+}
+
+VersionRange& VersionRange::trait(Trait t) {
+  for (auto* v : versions_) v->traits |= static_cast<uint32_t>(t);
   return *this;
 }
 

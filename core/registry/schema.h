@@ -87,6 +87,19 @@ using AdapterFn = std::function<void(AdapterContext&)>;
 
 inline constexpr int kUnbounded = INT_MAX;
 
+// What core/ may ask about an operator instead of naming it (DESIGN: "traits, not names"). The
+// operator's own file declares them; a pass or a check that needs a new kind of fact adds a
+// trait here and sets it in the files of the operators it applies to.
+enum class Trait : uint32_t {
+  // Outputs vary between runs with the same inputs (random draws): never folded at load.
+  nondeterministic = 1u << 0,
+  // The node's only output is the value one of its attributes holds (Constant): the checker
+  // takes the output's type from that attribute.
+  attribute_value = 1u << 1,
+  // Each output element depends only on the input elements at the same (broadcast) index.
+  elementwise = 1u << 2,
+};
+
 struct OpVersion {
   std::string domain;  // "" for the default domain
   std::string name;
@@ -97,6 +110,8 @@ struct OpVersion {
   std::vector<AttrDef> attributes;
   std::vector<TypeConstraint> constraints;
   int min_inputs = 0, max_inputs = 0, min_outputs = 0, max_outputs = 0;
+  uint32_t traits = 0;  // Trait bits
+  bool has(Trait t) const { return (traits & static_cast<uint32_t>(t)) != 0; }
 
   // The spec defines this version as a function (Operators.md's "Function" table):
   // function_opsets lists the opsets the spec gives it a body for (LogSoftmax-13: 13 and 18).
@@ -130,6 +145,7 @@ class VersionBuilder {
 
   VersionBuilder& deprecated();
   VersionBuilder& experimental();
+  VersionBuilder& trait(Trait t);
   // The spec defines this version as a function with bodies for these opsets (ascending);
   // function_opset becomes the last of them until function() says otherwise.
   VersionBuilder& is_function(std::initializer_list<int> function_opsets);
@@ -181,6 +197,7 @@ class VersionRange {
   explicit VersionRange(std::vector<OpVersion*> versions) : versions_(std::move(versions)) {}
   VersionRange& infer(const InferFn& f);
   VersionRange& kernel(const KernelFn& f);
+  VersionRange& trait(Trait t);
   std::size_t size() const { return versions_.size(); }
 
  private:

@@ -20,7 +20,7 @@ using ew::FloatTypes;
 using ew::kCostlyGrain;
 
 void define_activation(OpDef& op, KernelFn kernel) {
-  op.all().infer(same_as_input()).kernel(kernel);
+  op.all().infer(same_as_input()).kernel(kernel).trait(Trait::elementwise);
 }
 
 // A kernel for float types whose function reads attributes: make(attrs) gives it.

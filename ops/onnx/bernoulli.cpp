@@ -75,7 +75,8 @@ void define_Bernoulli(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(22).function(kBernoulliBody, 22);
-  op.all().infer(infer_bernoulli).kernel(bernoulli_kernel);
+  // Random draws: never folded at load.
+  op.all().infer(infer_bernoulli).kernel(bernoulli_kernel).trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

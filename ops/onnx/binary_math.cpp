@@ -27,6 +27,7 @@ void define_arith(OpDef& op, F f, InferFn numpy_infer) {
   const KernelFn numpy = ew::binary_kernel<L>(f, Bcast::numpy);
   op.from(1, 6).infer(ew::infer_binary(Bcast::legacy)).kernel(legacy);
   op.from(7).infer(numpy_infer).kernel(numpy);
+  op.all().trait(Trait::elementwise);
 }
 
 auto add_fn = [](auto a, auto b) { return ew::wrap_add(a, b); };
@@ -190,6 +191,7 @@ void define_variadic(OpDef& op, F f, Finish finish, char values_op) {
   op.from(8)
       .infer(ew::infer_variadic(Bcast::numpy, values_op))
       .kernel(ew::variadic_kernel<L>(f, Bcast::numpy, finish));
+  op.all().trait(Trait::elementwise);
 }
 
 // Mean: the sum divided by the number of inputs.

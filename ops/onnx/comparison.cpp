@@ -23,6 +23,7 @@ void define_comparison(OpDef& op, F f,
       .infer(ew::infer_binary(Bcast::legacy, kBool))
       .kernel(ew::binary_kernel<L>(f, Bcast::legacy));
   op.from(7).infer(std::move(numpy_infer)).kernel(ew::binary_kernel<L>(f, Bcast::numpy));
+  op.all().trait(Trait::elementwise);
 }
 
 // Equal on shape values: two equal known values or one expression give 1, two different known

@@ -256,8 +256,8 @@ void define_Constant(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_constant);
-  op.all().kernel(constant_kernel);
+  // The checker types the output from the value attribute (before inference runs).
+  op.all().infer(infer_constant).kernel(constant_kernel).trait(Trait::attribute_value);
 }
 
 }  // namespace onnxtool::ops

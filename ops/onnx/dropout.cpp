@@ -177,7 +177,8 @@ void define_Dropout(OpDef& op) {
       .constraint("T2", {"tensor(bool)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_dropout).kernel(dropout_kernel);
+  // Draws differ from run to run (a fresh mask in training mode): never folded at load.
+  op.all().infer(infer_dropout).kernel(dropout_kernel).trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

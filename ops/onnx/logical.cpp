@@ -24,11 +24,15 @@ void define_logical(OpDef& op, F f) {
       .infer(ew::infer_binary(Bcast::legacy, kBool))
       .kernel(ew::binary_kernel<Bool>(f, Bcast::legacy));
   op.from(7).infer(ew::infer_binary(Bcast::numpy, kBool)).kernel(ew::binary_kernel<Bool>(f));
+  op.all().trait(Trait::elementwise);
 }
 
 template <class F>
 void define_bitwise(OpDef& op, F f) {
-  op.all().infer(broadcast_elementwise()).kernel(ew::binary_kernel<ew::IntTypes>(f));
+  op.all()
+      .infer(broadcast_elementwise())
+      .kernel(ew::binary_kernel<ew::IntTypes>(f))
+      .trait(Trait::elementwise);
 }
 
 // direction: "LEFT" or "RIGHT"; anything else is an error message.

@@ -71,7 +71,8 @@ void define_Multinomial(OpDef& op) {
       .constraint("T2", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_multinomial).kernel(multinomial_kernel);
+  // Random draws: never folded at load.
+  op.all().infer(infer_multinomial).kernel(multinomial_kernel).trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

@@ -41,7 +41,11 @@ void define_RandomNormal(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(rnd::infer_from_shape_attribute).kernel(random_normal_kernel);
+  // Random draws: never folded at load.
+  op.all()
+      .infer(rnd::infer_from_shape_attribute)
+      .kernel(random_normal_kernel)
+      .trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

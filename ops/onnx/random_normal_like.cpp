@@ -55,7 +55,11 @@ void define_RandomNormalLike(OpDef& op) {
       .constraint("T2", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_random_normal_like).kernel(random_normal_like_kernel);
+  // Random draws: never folded at load.
+  op.all()
+      .infer(infer_random_normal_like)
+      .kernel(random_normal_like_kernel)
+      .trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

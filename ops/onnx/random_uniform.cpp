@@ -42,7 +42,11 @@ void define_RandomUniform(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(rnd::infer_from_shape_attribute).kernel(random_uniform_kernel);
+  // Random draws: never folded at load.
+  op.all()
+      .infer(rnd::infer_from_shape_attribute)
+      .kernel(random_uniform_kernel)
+      .trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

@@ -56,7 +56,11 @@ void define_RandomUniformLike(OpDef& op) {
       .constraint("T2", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_random_uniform_like).kernel(random_uniform_like_kernel);
+  // Random draws: never folded at load.
+  op.all()
+      .infer(infer_random_uniform_like)
+      .kernel(random_uniform_like_kernel)
+      .trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

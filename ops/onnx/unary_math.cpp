@@ -22,7 +22,7 @@ using PredicateTypes = decltype(FloatTypes{} | Float8Types{});
 
 // Unary operators whose output has the input's type and shape.
 void define_unary(OpDef& op, KernelFn kernel) {
-  op.all().infer(same_as_input()).kernel(kernel);
+  op.all().infer(same_as_input()).kernel(kernel).trait(Trait::elementwise);
 }
 
 template <class F>

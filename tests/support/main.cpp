@@ -1,3 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+// The test suites' main: the standard operators (ops/) are installed as the program does it,
+// then doctest runs.
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include "core/registry/registry.h"
+#include "ops/register_all.h"
+
+int main(int argc, char** argv) {
+  onnxtool::Registry::install_standard(onnxtool::register_standard_ops);
+  return doctest::Context(argc, argv).run();
+}

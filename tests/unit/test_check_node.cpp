@@ -37,6 +37,7 @@ namespace {
 //   Concat-1 (inputs: T variadic >= 1) -> Y: T; T in {float, int64}
 //   Pick-1 (X: tensor(int64)) -> Y: tensor(int64)
 //   Exp-1 experimental (X: T) -> Y: T
+// and in the default domain Constant-1 () -> output: T, with the attribute_value trait.
 const Registry& test_registry() {
   static const Registry* r = [] {
     auto* reg = new Registry();
@@ -61,6 +62,12 @@ const Registry& test_registry() {
         .input("X", "T")
         .output("Y", "T")
         .constraint("T", {"tensor(float)"});
+    reg->add("", "Constant")
+        .since(1)
+        .attr_optional("value_floats", AttrType::floats)
+        .output("output", "T")
+        .constraint("T", {"tensor(float)"})
+        .trait(Trait::attribute_value);
     return reg;
   }();
   return *r;
@@ -287,9 +294,9 @@ TEST_CASE("type constraints where types are declared") {
         R"(op_type: "Pick" input: "C" output: "Y")",
         "output " + vi("Y", 7) +
             R"( node { op_type: "Constant" output: "C" attribute { name: "value_floats" type: FLOATS floats: 1 } })");
-    // (The test registry has no Constant, hence the unknown operator; its type is evident all
-    // the same.)
-    CHECK(r.rules() == Rules{"node.type-not-allowed", "node.unknown-op"});
+    // The checker asks the operator's traits, not its name, whether the output's type comes from
+    // an attribute: the test registry's Constant declares attribute_value.
+    CHECK(r.rules() == Rules{"node.type-not-allowed"});
     auto init = run(R"(op_type: "Pick" input: "W" output: "Y")",
                     "output " + vi("Y", 7) +
                         R"( initializer { name: "W" data_type: 1 dims: 1 float_data: 1 })");

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -322,4 +323,32 @@ TEST_CASE("every registered version is well formed") {
 }
 
 }  // namespace
+}  // namespace onnxtool
+
+namespace onnxtool {
+
+TEST_CASE("operators declare their traits in their own files") {
+  const Registry& reg = Registry::standard();
+  std::set<std::string> nondeterministic, attribute_value;
+  for (const OpDef* op : reg.all())
+    for (const OpVersion& v : op->versions()) {
+      if (v.has(Trait::nondeterministic)) nondeterministic.insert(op->name());
+      if (v.has(Trait::attribute_value)) attribute_value.insert(op->name());
+    }
+  CHECK(nondeterministic == std::set<std::string>{"Bernoulli", "Dropout", "Multinomial",
+                                                  "RandomNormal", "RandomNormalLike",
+                                                  "RandomUniform", "RandomUniformLike"});
+  CHECK(attribute_value == std::set<std::string>{"Constant"});
+  for (const char* op : {"Relu", "Add", "Sum", "Equal", "And", "BitwiseAnd", "Sqrt", "Sigmoid"}) {
+    INFO(op);
+    REQUIRE(reg.lookup("", op, 18));
+    CHECK(reg.lookup("", op, 18)->has(Trait::elementwise));
+  }
+  for (const char* op : {"Conv", "MatMul", "Reshape", "Softmax"}) {
+    INFO(op);
+    REQUIRE(reg.lookup("", op, 18));
+    CHECK(!reg.lookup("", op, 18)->has(Trait::elementwise));
+  }
+}
+
 }  // namespace onnxtool
