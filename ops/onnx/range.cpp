@@ -127,7 +127,8 @@ void range_kernel(KernelContext& ctx) {
   Tensor& y = ctx.output(0, type, {n});
   visit_type(type, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (is_real_v<T> && !std::is_integral_v<T>) fill_range<T>(ctx, y, start, delta);
+    if constexpr (std::is_floating_point_v<T> || is_narrow_float_v<T>)
+      fill_range<T>(ctx, y, start, delta);
   });
 }
 

@@ -310,7 +310,9 @@ TEST_CASE("shape inference on whole models: every value typed and ranked, no err
     const std::string rel = fs::relative(p, root).string();
     CAPTURE(rel);
     std::string first;
-    const auto [gaps, errors] = model_gaps(p, first);
+    const auto counts = model_gaps(p, first);
+    const auto gaps = counts.first;
+    const auto errors = counts.second;
     ++models;
     CHECK_MESSAGE(errors == 0, rel << ": " << first);
     if (gaps == 0) {

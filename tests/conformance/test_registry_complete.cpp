@@ -421,7 +421,8 @@ void check_version(const OpVersion& v, const SpecVersion& s) {
 
   REQUIRE(v.constraints.size() == s.constraints.size());
   for (std::size_t i = 0; i < s.constraints.size(); ++i) {
-    const auto& [name, types] = s.constraints[i];
+    const auto& name = s.constraints[i].first;
+    const auto& types = s.constraints[i].second;
     CAPTURE(name);
     CHECK(v.constraints[i].name == name);
     std::set<std::string> expected,
@@ -464,13 +465,15 @@ TEST_CASE("the registry holds every operator version of the Changelogs, as the s
   }
 
   // Every version present, none invented.
-  for (const auto& [key, v] : expected) {
+  for (const auto& entry : expected) {
+    const auto& key = entry.first;
+    const auto& v = entry.second;
     CAPTURE(v->where);
     CHECK_MESSAGE(registered.count(key), "missing " << domain_name(std::get<0>(key)) << "."
                                                     << std::get<1>(key) << "-" << std::get<2>(key));
   }
-  for (const auto& [key, v] : registered)
-    CHECK_MESSAGE(expected.count(key), "not in the Changelogs: " << v->id());
+  for (const auto& entry : registered)
+    CHECK_MESSAGE(expected.count(entry.first), "not in the Changelogs: " << entry.second->id());
 
   int compared = 0;
   for (const auto& [key, s] : expected) {
@@ -485,7 +488,9 @@ TEST_CASE("the registry holds every operator version of the Changelogs, as the s
   // gives it bodies for.
   int functions = 0;
   for (const char* file : {"Operators.md", "Operators-ml.md"}) {
-    for (const auto& [op, info] : parse_function_tables(spec / file)) {
+    for (const auto& entry : parse_function_tables(spec / file)) {
+      const auto& op = entry.first;
+      const auto& info = entry.second;
       CAPTURE(op.second);
       const OpDef* def = reg.find(op.first, op.second);
       REQUIRE(def != nullptr);

@@ -10,7 +10,9 @@ using namespace onnxtool::test;
 TEST_CASE("checked-in completion scripts are up to date") {
   const std::pair<const char*, const char*> files[] = {
       {"bash", "onnxtool.bash"}, {"zsh", "_onnxtool"}, {"fish", "onnxtool.fish"}};
-  for (const auto& [shell, file] : files) {
+  for (const auto& entry : files) {
+    const char* shell = entry.first;
+    const char* file = entry.second;
     CAPTURE(shell);
     CommandResult r = run_onnxtool({"completions", shell});
     REQUIRE(r.exit_code == 0);

@@ -41,7 +41,9 @@ TEST_CASE("Softmax, LogSoftmax, Hardmax: per axis from 13, coerced to 2-D before
   const auto xv = values(x);
   const std::vector<std::pair<std::string, char>> ops = {
       {"Softmax", 's'}, {"LogSoftmax", 'l'}, {"Hardmax", 'h'}};
-  for (const auto& [op, kind] : ops) {
+  for (const auto& entry : ops) {
+    const std::string& op = entry.first;  // not a structured binding: CAPTURE's lambda reads it
+    const char kind = entry.second;
     CAPTURE(op);
     // 13: along the axis only.
     check_close(run_node({"y = " + op + " <axis = 1> (x)", 13, {{"x", x}}})[0].tensor(),

@@ -142,7 +142,9 @@ TEST_CASE("Reduce*: empty sets, noop_with_empty_axes, NaN, bad axes") {
       {"ReduceSum", 0},       {"ReduceProd", 1},         {"ReduceMax", -inf},
       {"ReduceMin", inf},     {"ReduceL1", 0},           {"ReduceL2", 0},
       {"ReduceLogSum", -inf}, {"ReduceLogSumExp", -inf}, {"ReduceSumSquare", 0}};
-  for (const auto& [name, v] : identity) {
+  for (const auto& entry : identity) {
+    const auto& name = entry.first;
+    const auto& v = entry.second;
     CAPTURE(name);
     // Opset 11: every Reduce* still takes axes as an attribute there.
     const Tensor y =

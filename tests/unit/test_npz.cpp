@@ -146,7 +146,7 @@ std::size_t find_sig(const std::string& s, uint32_t sig, bool from_end = false) 
   return at;
 }
 
-constexpr uint32_t kLocal = 0x04034b50, kCentral = 0x02014b50, kEnd = 0x06054b50;
+constexpr uint32_t kCentral = 0x02014b50, kEnd = 0x06054b50;
 constexpr uint32_t kEnd64 = 0x06064b50, kLocator64 = 0x07064b50;
 
 std::vector<NamedTensor> all_types(const Shape& shape) {
