@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/kernel.h"
 
+#include "core/infer/type.h"
+
 namespace onnxtool {
 
 const Tensor& KernelContext::input(std::size_t i) const {
@@ -11,7 +13,29 @@ const Tensor& KernelContext::input(std::size_t i) const {
   return v.tensor();
 }
 
-void KernelContext::fail(const std::string& message) const {
+std::byte* KernelContext::scratch_bytes(std::size_t bytes) {
+  scratch_.push_back(Storage::allocate(bytes, Storage::Fill::none));
+  return scratch_.back()->writable_data();
+}
+
+const Tensor* PrepareContext::constant_tensor(std::size_t i) const {
+  const Value* v = constant_input(i);
+  return v && v->is_tensor() ? &v->tensor() : nullptr;
+}
+
+std::optional<Shape> PrepareContext::static_shape(std::size_t i) const {
+  if (const Tensor* t = constant_tensor(i)) return t->shape();
+  const Type* type = input_type(i);
+  if (!type || !type->is_tensor() || !type->has_shape()) return std::nullopt;
+  Shape shape;
+  for (const Dim& d : *type->shape) {
+    if (!d.is_known()) return std::nullopt;
+    shape.push_back(d.value());
+  }
+  return shape;
+}
+
+void NodeInfo::fail(const std::string& message) const {
   throw KernelFailure{message};
 }
 

@@ -8,20 +8,35 @@
 //     ...
 //   }
 //
-// A kernel reads inputs and attributes, allocates outputs through output(), may split work
-// with parallel_for(), runs subgraphs with run_graph(), keeps per-node state across runs with
-// cache<T>(), and reports bad input (shapes, indices) with fail(): a clear error naming the
-// node, never a crash.
+// A kernel reads inputs and attributes, allocates outputs through output() (zero-filled) or
+// output_uninitialized() (when it writes every element), borrows temporary memory with
+// scratch(), may split work with parallel_for(), runs subgraphs with run_graph(), and reports
+// bad input (shapes, indices) with fail(): a clear error naming the node, never a crash.
+//
+// A kernel that needs work done once per node (decoding attributes, checking geometry, packing
+// constant weights, choosing a SIMD variant) splits into a prepare step and a run step:
+//
+//   struct ConvState { int64_t group; std::optional<Tensor> packed_w; };
+//   ConvState prepare_conv(PrepareContext& p) { ... p.constant_tensor(1) ... }
+//   void run_conv(KernelContext& ctx, const ConvState& s) { ... }
+//   op.all().kernel(prepared_kernel(prepare_conv, run_conv));
+//
+// Planning calls prepare once per node, knowing which inputs are constants and what inference
+// knows of the others; every run (on any thread) reads the same immutable state. A prepare
+// that fail()s does not stop planning: the node reports that error each time it runs, exactly
+// as the kernel would have.
 #pragma once
 
-#include <any>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/registry/attrs.h"
+#include "core/registry/schema.h"
 #include "core/types/tensor.h"
 #include "core/types/value.h"
 
@@ -33,16 +48,44 @@ class GraphProto;
 namespace onnxtool {
 
 struct OpVersion;
+struct Type;
 
-class KernelContext {
+// What the prepare step and the kernel both see of a node: helpers that only decode attributes
+// or report a failure take this, so one function serves either side.
+class NodeInfo {
  public:
-  virtual ~KernelContext() = default;
+  virtual ~NodeInfo() = default;
 
   virtual const onnx::NodeProto& node() const = 0;
   virtual const OpVersion& schema() const = 0;
   virtual int64_t opset() const = 0;
   virtual const AttrView& attrs() const = 0;
 
+  // Throws a KernelFailure; the executor reports it as an error at the node.
+  [[noreturn]] void fail(const std::string& message) const;
+};
+
+// What a prepare step sees of one node at planning.
+class PrepareContext : public NodeInfo {
+ public:
+  virtual std::size_t num_inputs() const = 0;
+  virtual bool has_input(std::size_t i) const = 0;
+  // The input's value when it is the same on every run (an initializer, a Constant, a folded
+  // value); nullptr otherwise.
+  virtual const Value* constant_input(std::size_t i) const = 0;
+  // The constant input as a tensor; nullptr when it is not a constant tensor.
+  const Tensor* constant_tensor(std::size_t i) const;
+  // What shape inference knows of the input's type, or nullptr (a function body's values).
+  virtual const Type* input_type(std::size_t i) const = 0;
+  // The input's shape when every dim is known (from the constant, else from inference).
+  std::optional<Shape> static_shape(std::size_t i) const;
+
+  // Worker threads the runs will have (>= 1).
+  virtual int threads() const = 0;
+};
+
+class KernelContext : public NodeInfo {
+ public:
   virtual std::size_t num_inputs() const = 0;
   // Named in the node and holding a value (an omitted optional input is not present).
   virtual bool has_input(std::size_t i) const = 0;
@@ -55,6 +98,10 @@ class KernelContext {
   virtual bool has_output(std::size_t i) const = 0;
   // Allocates output i (zero-filled) and returns it for the kernel to fill.
   virtual Tensor& output(std::size_t i, DataType type, Shape shape) = 0;
+  // The same without zero-filling: for kernels that write every element.
+  virtual Tensor& output_uninitialized(std::size_t i, DataType type, Shape shape) {
+    return output(i, type, std::move(shape));
+  }
   virtual void set_output(std::size_t i, Value value) = 0;
 
   // Worker threads available to this kernel (>= 1).
@@ -67,23 +114,53 @@ class KernelContext {
   virtual std::vector<Value> run_graph(const onnx::GraphProto& graph,
                                        const std::vector<Value>& inputs) = 0;
 
-  // Per-node state kept across runs (packed weights, lookup tables).
+  // Uninitialised memory for `count` elements of T (64-byte aligned), valid until the kernel
+  // returns; allocated through the Storage allocator, so it is counted like tensors.
   template <class T>
-  T& cache() {
-    std::any& slot = cache_slot();
-    if (!slot.has_value()) slot = T{};
-    return std::any_cast<T&>(slot);
+  T* scratch(std::size_t count) {
+    return reinterpret_cast<T*>(scratch_bytes(count * sizeof(T)));
   }
 
-  // Throws a KernelFailure; the executor reports it as an error at the node.
-  [[noreturn]] void fail(const std::string& message) const;
+  // The state this node's prepare step built (see prepared_kernel()).
+  template <class State>
+  const State& state() const;
 
  protected:
-  virtual std::any& cache_slot() = 0;
+  // The node's prepared state, or nullptr when its operator has no prepare step.
+  virtual const KernelState* prepared_state() const = 0;
+
+ private:
+  std::byte* scratch_bytes(std::size_t bytes);
+  std::vector<std::shared_ptr<Storage>> scratch_;
 };
 
 struct KernelFailure {
   std::string message;
 };
+
+// The box a State travels in as a KernelState.
+template <class State>
+struct PreparedState final : KernelState {
+  explicit PreparedState(State s) : value(std::move(s)) {}
+  State value;
+};
+
+template <class State>
+const State& KernelContext::state() const {
+  const KernelState* s = prepared_state();
+  if (!s) fail("internal error: the node was not prepared");
+  // prepared_kernel() pairs each run step with the prepare step that built this box.
+  return static_cast<const PreparedState<State>*>(s)->value;
+}
+
+// A kernel made of a prepare step and a run step that reads what it built.
+template <class State>
+PreparedKernel prepared_kernel(State (*prepare)(PrepareContext&),
+                               void (*run)(KernelContext&, const State&)) {
+  return {[prepare](PrepareContext& p) -> std::shared_ptr<const KernelState> {
+            return std::make_shared<const PreparedState<State>>(prepare(p));
+          },
+          [run](KernelContext& ctx) { run(ctx, ctx.state<State>()); }};
+}
 
 }  // namespace onnxtool

@@ -4,8 +4,9 @@
 // a reference names the frame (how many scopes out) and the slot, or a constant of the plan.
 #pragma once
 
-#include <any>
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@ class GraphProto;
 namespace onnxtool {
 
 struct OpVersion;
+struct KernelState;
 
 namespace exec_detail {
 
@@ -50,8 +52,16 @@ struct PlanNode {
   // Set when the node runs a function body (model-local, or the spec's) instead of a kernel.
   std::unique_ptr<GraphPlan> function;
 
-  std::any cache;  // KernelContext::cache<T>()
-  int64_t calls = 0, total_ns = 0;
+  // What the operator's prepare step built (immutable: runs on several threads share it), or
+  // what it threw, rethrown each time the node runs.
+  std::shared_ptr<const KernelState> state;
+  std::exception_ptr prepare_error;
+
+  // --profile: accumulated by concurrent runs.
+  struct Timing {
+    std::atomic<int64_t> calls{0}, total_ns{0};
+  };
+  std::unique_ptr<Timing> timing = std::make_unique<Timing>();
 };
 
 struct GraphPlan {
@@ -71,7 +81,7 @@ struct GraphPlan {
 };
 
 struct Frame {
-  GraphPlan* plan = nullptr;
+  const GraphPlan* plan = nullptr;
   std::vector<Value> slots;
   const Frame* parent = nullptr;  // the enclosing graph's frame (subgraphs only)
 };

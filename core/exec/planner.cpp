@@ -7,6 +7,8 @@
 #include <unordered_map>
 
 #include "core/exec/function_body.h"
+#include "core/exec/kernel.h"
+#include "core/infer/engine.h"
 #include "core/ir/location.h"
 #include "core/model/model.h"
 #include "core/registry/registry.h"
@@ -127,6 +129,40 @@ Tensor densify(const Model& model, const onnx::SparseTensorProto& sp, const std:
   return dense;
 }
 
+// ---- prepare -----------------------------------------------------------------------------------
+
+// What an operator's prepare step sees of a node at planning.
+class NodePrepareContext final : public PrepareContext {
+ public:
+  NodePrepareContext(const PlanNode& pn, std::vector<const Value*> constants,
+                     const GraphResult* inferred, int threads)
+      : pn_(pn), constants_(std::move(constants)), inferred_(inferred), threads_(threads) {}
+
+  const onnx::NodeProto& node() const override { return *pn_.node; }
+  const OpVersion& schema() const override { return *pn_.schema; }
+  int64_t opset() const override { return pn_.opset; }
+  const AttrView& attrs() const override { return *pn_.attrs; }
+  std::size_t num_inputs() const override { return pn_.inputs.size(); }
+  bool has_input(std::size_t i) const override {
+    return i < pn_.inputs.size() && pn_.inputs[i].has_value();
+  }
+  const Value* constant_input(std::size_t i) const override {
+    return i < constants_.size() ? constants_[i] : nullptr;
+  }
+  const Type* input_type(std::size_t i) const override {
+    if (!inferred_ || !has_input(i)) return nullptr;
+    const ValueRecord* r = inferred_->find(pn_.node->input(static_cast<int>(i)));
+    return r ? &r->type : nullptr;
+  }
+  int threads() const override { return threads_; }
+
+ private:
+  const PlanNode& pn_;
+  std::vector<const Value*> constants_;
+  const GraphResult* inferred_;
+  int threads_;
+};
+
 // ---- one graph ----------------------------------------------------------------------------------
 
 class GraphBuilder {
@@ -161,6 +197,7 @@ class GraphBuilder {
   std::unique_ptr<GraphPlan> plan_body(const PlanNode& pn, const onnx::FunctionProto& fn,
                                        OpsetMap opsets, const AttrSource& attrs);
   void plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node);
+  void prepare(PlanNode& pn);
   bool try_fold(PlanNode& pn, const onnx::NodeProto& node);
   void add_outputs(const google::protobuf::RepeatedPtrField<std::string>& names);
   void finish();
@@ -172,6 +209,7 @@ class GraphBuilder {
   std::unordered_map<std::string, ValueRef> names_;
   std::set<std::pair<int, int>> outer_uses_;
   std::vector<int> last_use_, producer_;
+  const GraphResult* inferred_ = nullptr;  // this graph's inference results (not for bodies)
 };
 
 std::optional<ValueRef> GraphBuilder::resolve(const std::string& name) {
@@ -252,6 +290,7 @@ void GraphBuilder::add_initializers(const onnx::GraphProto& g) {
 }
 
 std::unique_ptr<GraphPlan> GraphBuilder::build_graph(const onnx::GraphProto& g) {
+  if (ctx_.inferred) inferred_ = ctx_.inferred->graph_of(&g);
   add_initializers(g);
   for (int i = 0; i < g.node_size(); ++i) add_node(g.node(i), i);
   google::protobuf::RepeatedPtrField<std::string> outputs;
@@ -343,6 +382,7 @@ void GraphBuilder::add_node(const onnx::NodeProto& node, int index) {
   const bool bound = bind(pn, node);
   // Subgraphs of an unbound node are planned too, so every missing kernel is reported at once.
   if (!pn.function) plan_subgraphs(pn, node);
+  if (bound) prepare(pn);
   if (bound && try_fold(pn, node)) return;
 
   const int node_index = static_cast<int>(plan_->nodes.size());
@@ -467,6 +507,20 @@ bool GraphBuilder::bind_spec_function(PlanNode& pn, const onnx::NodeProto& node,
   pn.function = plan_body(pn, *it->second, std::move(opsets), attrs);
   pn.function->keep_alive = it->second;
   return true;
+}
+
+// Builds the kernel's per-node state. A failure is kept and rethrown when the node runs, so a
+// node that never runs (an untaken If branch) stays harmless, as it was before prepare existed.
+void GraphBuilder::prepare(PlanNode& pn) {
+  if (pn.function || !pn.schema || !pn.schema->prepare) return;
+  std::vector<const Value*> constants;
+  for (const auto& r : pn.inputs) constants.push_back(r && r->constant ? &constant(*r) : nullptr);
+  NodePrepareContext pc(pn, std::move(constants), inferred_, ctx_.threads);
+  try {
+    pn.state = pn.schema->prepare(pc);
+  } catch (...) {
+    pn.prepare_error = std::current_exception();
+  }
 }
 
 // Runs a node now when its result cannot change between runs; its outputs become constants.

@@ -22,6 +22,7 @@ namespace onnxtool {
 
 struct Model;
 class Registry;
+struct InferResult;
 
 namespace exec_detail {
 
@@ -42,6 +43,9 @@ struct PlanContext {
   // models build weights from, as inputs) folds at load. A run that feeds one of these inputs
   // needs the plan built without this.
   bool defaults_as_constants = false;
+  // What shape inference found for the model, for the kernels' prepare steps; nullptr: nothing.
+  const InferResult* inferred = nullptr;
+  int threads = 1;  // the runs' worker threads, for prepare steps
 
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };

@@ -2,6 +2,7 @@
 #include "core/exec/runner.h"
 
 #include <chrono>
+#include <exception>
 #include <new>
 
 #include "core/exec/kernel.h"
@@ -21,7 +22,7 @@ const Value& none_value() {
 // What a kernel sees of one node during one call.
 class NodeContext final : public KernelContext {
  public:
-  NodeContext(const Runner& runner, PlanNode& pn, const std::vector<const Value*>& inputs,
+  NodeContext(const Runner& runner, const PlanNode& pn, const std::vector<const Value*>& inputs,
               const Frame* frame)
       : runner_(runner),
         pn_(pn),
@@ -49,6 +50,11 @@ class NodeContext final : public KernelContext {
     outputs_[i] = Value(Tensor(type, std::move(shape)));
     return outputs_[i].mutable_tensor();
   }
+  Tensor& output_uninitialized(std::size_t i, DataType type, Shape shape) override {
+    check_output_index(i);
+    outputs_[i] = Value(Tensor::uninitialized(type, std::move(shape)));
+    return outputs_[i].mutable_tensor();
+  }
   void set_output(std::size_t i, Value value) override {
     check_output_index(i);
     outputs_[i] = std::move(value);
@@ -71,7 +77,7 @@ class NodeContext final : public KernelContext {
   std::vector<Value> take_outputs() { return std::move(outputs_); }
 
  protected:
-  std::any& cache_slot() override { return pn_.cache; }
+  const KernelState* prepared_state() const override { return pn_.state.get(); }
 
  private:
   void check_output_index(std::size_t i) const {
@@ -81,7 +87,7 @@ class NodeContext final : public KernelContext {
   }
 
   const Runner& runner_;
-  PlanNode& pn_;
+  const PlanNode& pn_;
   const std::vector<const Value*>& inputs_;
   const Frame* frame_;
   std::vector<Value> outputs_;
@@ -124,7 +130,7 @@ void Runner::check_input_types(const PlanNode& pn, const std::vector<const Value
   }
 }
 
-std::vector<Value> Runner::invoke(PlanNode& pn, const std::vector<const Value*>& inputs,
+std::vector<Value> Runner::invoke(const PlanNode& pn, const std::vector<const Value*>& inputs,
                                   const Frame* frame) const {
   try {
     if (pn.function) {
@@ -136,6 +142,7 @@ std::vector<Value> Runner::invoke(PlanNode& pn, const std::vector<const Value*>&
       outs.resize(static_cast<std::size_t>(pn.node->output_size()));
       return outs;
     }
+    if (pn.prepare_error) std::rethrow_exception(pn.prepare_error);
     check_input_types(pn, inputs);
     NodeContext ctx(*this, pn, inputs, frame);
     pn.schema->kernel(ctx);
@@ -157,7 +164,7 @@ std::vector<Value> Runner::invoke(PlanNode& pn, const std::vector<const Value*>&
   }
 }
 
-void Runner::run_node(PlanNode& pn, Frame& frame) const {
+void Runner::run_node(const PlanNode& pn, Frame& frame) const {
   std::vector<const Value*> inputs;
   inputs.reserve(pn.inputs.size());
   for (const auto& ref : pn.inputs) inputs.push_back(ref ? &resolve(*ref, frame) : nullptr);
@@ -171,20 +178,21 @@ void Runner::run_node(PlanNode& pn, Frame& frame) const {
 
 void Runner::run(Frame& frame) const {
   using Clock = std::chrono::steady_clock;
-  for (auto& pn : frame.plan->nodes) {
+  for (const auto& pn : frame.plan->nodes) {
     if (!frame.plan->timed) {
       run_node(pn, frame);
       continue;
     }
     const auto start = Clock::now();
     run_node(pn, frame);
-    pn.total_ns +=
+    const auto ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-    ++pn.calls;
+    pn.timing->total_ns.fetch_add(ns, std::memory_order_relaxed);
+    pn.timing->calls.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
-std::vector<Value> Runner::run_graph(GraphPlan& plan, const std::vector<Value>& inputs,
+std::vector<Value> Runner::run_graph(const GraphPlan& plan, const std::vector<Value>& inputs,
                                      const Frame* parent) const {
   Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), parent};
   for (std::size_t i = 0; i < plan.input_slots.size(); ++i) {

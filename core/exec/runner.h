@@ -31,17 +31,17 @@ class Runner {
   void run(Frame& frame) const;
   // Runs one node on the given inputs (nullptr: omitted) and returns its outputs. `frame` is
   // the node's own frame, the outer scope of its subgraphs (nullptr while folding).
-  std::vector<Value> invoke(PlanNode& pn, const std::vector<const Value*>& inputs,
+  std::vector<Value> invoke(const PlanNode& pn, const std::vector<const Value*>& inputs,
                             const Frame* frame) const;
   // Runs a graph plan as a subgraph or function body: binds inputs, returns its outputs.
-  std::vector<Value> run_graph(GraphPlan& plan, const std::vector<Value>& inputs,
+  std::vector<Value> run_graph(const GraphPlan& plan, const std::vector<Value>& inputs,
                                const Frame* parent) const;
 
   ThreadPool& pool() const { return *pool_; }
   const std::string& file() const { return file_; }
 
  private:
-  void run_node(PlanNode& pn, Frame& frame) const;
+  void run_node(const PlanNode& pn, Frame& frame) const;
   void check_input_types(const PlanNode& pn, const std::vector<const Value*>& inputs) const;
   [[noreturn]] void fail_at(const PlanNode& pn, ErrorKind kind, const std::string& rule,
                             const std::string& message) const;

@@ -15,6 +15,7 @@
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
+#include "core/infer/engine.h"
 #include "core/ir/location.h"
 #include "core/ir/type_text.h"
 #include "core/model/model.h"
@@ -136,6 +137,20 @@ void keep_freed_buffers_mapped() {
   });
 }
 
+// Types and shapes for the kernels' prepare steps. Findings are the checker's business, not the
+// executor's: they are logged, never fatal.
+std::unique_ptr<InferResult> infer_for_planning(const Model& model, const Registry& registry) {
+  DiagSink sink(0);
+  InferOptions options;
+  options.registry = &registry;
+  try {
+    return std::make_unique<InferResult>(infer_model(model, options, sink));
+  } catch (const Error& e) {
+    spdlog::debug("planning {}: shape inference stopped: {}", model.name, e.message());
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 Session::Session(const Model& model, SessionOptions options)
@@ -146,6 +161,8 @@ Session::Session(const Model& model, SessionOptions options)
   blas::info();
   pool_ = std::make_unique<ThreadPool>(options_.threads);
   runner_ = std::make_unique<exec_detail::Runner>(*pool_, model.name);
+  const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
+  if (options_.infer_shapes) inferred_ = infer_for_planning(model, registry);
   plan_ = build_plan(options_.fold_constants, stats_);
 
   const auto& g = model.proto->graph();
@@ -169,20 +186,24 @@ std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(bool defaults_as_con
   const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
   exec_detail::PlanContext ctx{model_, registry, options_, *runner_, stats,
                                {},     {},       {},       0,        defaults_as_constants};
+  ctx.inferred = inferred_.get();
+  ctx.threads = pool_->size();
   return exec_detail::plan_model(ctx);
 }
 
-exec_detail::GraphPlan& Session::plan_for(const std::vector<std::pair<std::string, Value>>& feeds) {
+const exec_detail::GraphPlan& Session::plan_for(
+    const std::vector<std::pair<std::string, Value>>& feeds) {
   if (!options_.fold_constants) return *plan_;
   const bool feeds_a_default = std::any_of(feeds.begin(), feeds.end(), [&](const auto& feed) {
     return std::any_of(inputs_.begin(), inputs_.end(),
                        [&](const Port& p) { return p.has_initializer && p.name == feed.first; });
   });
   if (!feeds_a_default) return *plan_;
-  if (!plan_fed_defaults_) {
+  // Built on first need; concurrent runs wait for the one that builds it.
+  std::call_once(plan_fed_defaults_once_, [&] {
     SessionStats unused;
     plan_fed_defaults_ = build_plan(false, unused);
-  }
+  });
   return *plan_fed_defaults_;
 }
 
@@ -223,8 +244,7 @@ void Session::bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds
 }
 
 std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>& feeds) {
-  std::lock_guard<std::mutex> lock(run_mutex_);
-  exec_detail::GraphPlan& plan = plan_for(feeds);
+  const exec_detail::GraphPlan& plan = plan_for(feeds);
   Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), nullptr};
   bind_feeds(feeds, frame);
   runner_->run(frame);
@@ -239,7 +259,7 @@ std::vector<NodeProfile> Session::profile() const {
   for (const auto& pn : plan_->nodes) {
     const auto& n = *pn.node;
     out.push_back({pn.location, n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type(),
-                   pn.calls, pn.total_ns});
+                   pn.timing->calls.load(), pn.timing->total_ns.load()});
   }
   return out;
 }

@@ -45,6 +45,7 @@ namespace onnxtool {
 
 struct Model;
 struct OpVersion;
+struct InferResult;
 class Registry;
 class ThreadPool;
 
@@ -57,6 +58,8 @@ struct SessionOptions {
   int threads = 0;                     // 0: every hardware thread
   const Registry* registry = nullptr;  // nullptr: Registry::standard()
   bool fold_constants = true;
+  // Run shape inference at planning, so that kernels' prepare steps know input shapes.
+  bool infer_shapes = true;
   bool profile = false;  // time every node of the main graph
   // nullptr: the parser core/text registers (default_function_body_parser()), if any.
   FunctionBodyParser function_parser;
@@ -121,7 +124,9 @@ class Session {
   // Runs the main graph. feeds: by input name; inputs with an initializer may be omitted.
   // Wrong names, missing inputs, and values whose kind, element type or rank (or a fixed dim)
   // disagree with the model's declaration are an Error (rule exec.bad-input) that lists what the
-  // model expects. Returns the outputs in graph order. Calls are serialised.
+  // model expects. Returns the outputs in graph order. Several threads may call run() at once:
+  // the plan and the kernels' prepared state are read-only, each call has its own frame, and
+  // the worker pool serves one call at a time (the others run their parallel loops inline).
   std::vector<Value> run(const std::vector<std::pair<std::string, Value>>& feeds);
 
   const SessionStats& stats() const { return stats_; }
@@ -136,7 +141,7 @@ class Session {
                                                      SessionStats& stats) const;
   // The plan for these feeds: plan_, or (built on first need) plan_fed_defaults_ when a feed
   // replaces an initializer's default that plan_ folded as a constant.
-  exec_detail::GraphPlan& plan_for(const std::vector<std::pair<std::string, Value>>& feeds);
+  const exec_detail::GraphPlan& plan_for(const std::vector<std::pair<std::string, Value>>& feeds);
 
   const Model& model_;
   SessionOptions options_;
@@ -144,9 +149,10 @@ class Session {
   std::unique_ptr<exec_detail::Runner> runner_;
   std::unique_ptr<exec_detail::GraphPlan> plan_;
   std::unique_ptr<exec_detail::GraphPlan> plan_fed_defaults_;
+  std::once_flag plan_fed_defaults_once_;
+  std::unique_ptr<InferResult> inferred_;
   std::vector<Port> inputs_, outputs_;
   SessionStats stats_;
-  std::mutex run_mutex_;
 };
 
 // A one-line description of what the model expects, for error messages:

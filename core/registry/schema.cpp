@@ -274,6 +274,13 @@ VersionBuilder& VersionBuilder::infer(InferFn f) {
 
 VersionBuilder& VersionBuilder::kernel(KernelFn f) {
   v_->kernel = std::move(f);
+  v_->prepare = nullptr;
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::kernel(PreparedKernel k) {
+  v_->kernel = std::move(k.run);
+  v_->prepare = std::move(k.prepare);
   return *this;
 }
 
@@ -293,7 +300,18 @@ VersionRange& VersionRange::infer(const InferFn& f) {
 }
 
 VersionRange& VersionRange::kernel(const KernelFn& f) {
-  for (auto* v : versions_) v->kernel = f;
+  for (auto* v : versions_) {
+    v->kernel = f;
+    v->prepare = nullptr;
+  }
+  return *this;
+}
+
+VersionRange& VersionRange::kernel(const PreparedKernel& k) {
+  for (auto* v : versions_) {
+    v->kernel = k.run;
+    v->prepare = k.prepare;
+  }
   return *this;
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -20,6 +21,7 @@ namespace onnxtool {
 
 class InferContext;    // core/infer/context.h
 class KernelContext;   // core/exec/kernel.h
+class PrepareContext;  // core/exec/kernel.h
 class AdapterContext;  // core/convert/adapter.h
 
 // Values match onnx::AttributeProto::AttributeType.
@@ -83,6 +85,19 @@ std::string canonical_type_string(const std::string& spec_type);
 
 using InferFn = std::function<void(InferContext&)>;
 using KernelFn = std::function<void(KernelContext&)>;
+
+// What a kernel's prepare step builds once per node at planning and every run then reads
+// (decoded attributes, validated geometry, packed weights, the chosen variant). Immutable once
+// built, so runs on several threads share it; see prepared_kernel() in core/exec/kernel.h.
+struct KernelState {
+  virtual ~KernelState() = default;
+};
+using PrepareFn = std::function<std::shared_ptr<const KernelState>(PrepareContext&)>;
+// A kernel together with the prepare step whose state it reads.
+struct PreparedKernel {
+  PrepareFn prepare;
+  KernelFn run;
+};
 using AdapterFn = std::function<void(AdapterContext&)>;
 
 inline constexpr int kUnbounded = INT_MAX;
@@ -129,6 +144,7 @@ struct OpVersion {
   // Behaviours, attached by the operator's file; empty when not (yet) provided.
   InferFn infer;        // type and shape inference, and data propagation
   KernelFn kernel;      // the reference executor's kernel
+  PrepareFn prepare;    // per-node state for the kernel, built once at planning (may be empty)
   AdapterFn upgrade;    // rewrites a node of the previous version into this one
   AdapterFn downgrade;  // rewrites a node of this version into the previous one
 
@@ -180,6 +196,7 @@ class VersionBuilder {
 
   VersionBuilder& infer(InferFn f);
   VersionBuilder& kernel(KernelFn f);
+  VersionBuilder& kernel(PreparedKernel k);
   VersionBuilder& upgrade(AdapterFn f);
   VersionBuilder& downgrade(AdapterFn f);
 
@@ -197,6 +214,7 @@ class VersionRange {
   explicit VersionRange(std::vector<OpVersion*> versions) : versions_(std::move(versions)) {}
   VersionRange& infer(const InferFn& f);
   VersionRange& kernel(const KernelFn& f);
+  VersionRange& kernel(const PreparedKernel& k);
   VersionRange& trait(Trait t);
   std::size_t size() const { return versions_.size(); }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/types/tensor.h"
 
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -22,14 +23,51 @@ std::string shape_to_string(std::span<const int64_t> shape) {
   return s + "]";
 }
 
-std::shared_ptr<Storage> Storage::allocate(std::size_t bytes) {
+namespace {
+
+class DefaultAllocator final : public StorageAllocator {
+ public:
+  void* allocate(std::size_t bytes) override {
+    void* p = std::aligned_alloc(64, bytes);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  void release(void* block, std::size_t) noexcept override { std::free(block); }
+};
+
+DefaultAllocator g_default_allocator;
+std::atomic<StorageAllocator*> g_allocator{&g_default_allocator};
+std::atomic<int64_t> g_allocations{0}, g_allocated_bytes{0};
+
+}  // namespace
+
+StorageAllocator* set_storage_allocator(StorageAllocator* a) {
+  StorageAllocator* previous = g_allocator.exchange(a ? a : &g_default_allocator);
+  return previous == &g_default_allocator ? nullptr : previous;
+}
+
+StorageCounters storage_counters() {
+  return {g_allocations.load(std::memory_order_relaxed),
+          g_allocated_bytes.load(std::memory_order_relaxed)};
+}
+
+std::shared_ptr<Storage> Storage::allocate(std::size_t bytes, Fill fill) {
   std::shared_ptr<Storage> s(new Storage());
-  const std::size_t rounded = (bytes + 63) / 64 * 64;
-  s->data_ = static_cast<std::byte*>(std::aligned_alloc(64, rounded ? rounded : 64));
-  if (!s->data_) throw std::bad_alloc();
-  std::memset(s->data_, 0, rounded ? rounded : 64);
+  const std::size_t capacity = bytes ? (bytes + 63) / 64 * 64 : 64;
+  if (capacity < bytes) throw std::bad_alloc();
+  StorageAllocator* allocator = g_allocator.load(std::memory_order_acquire);
+  s->data_ = static_cast<std::byte*>(allocator->allocate(capacity));
+  s->allocator_ = allocator;
+  s->capacity_ = capacity;
+  // The tail past `bytes` is zeroed either way: SIMD loops may read whole vectors there.
+  if (fill == Fill::zero)
+    std::memset(s->data_, 0, capacity);
+  else
+    std::memset(s->data_ + bytes, 0, capacity - bytes);
   s->size_ = bytes;
   s->owned_ = true;
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  g_allocated_bytes.fetch_add(static_cast<int64_t>(capacity), std::memory_order_relaxed);
   return s;
 }
 
@@ -43,7 +81,7 @@ std::shared_ptr<Storage> Storage::view(const void* data, std::size_t bytes,
 }
 
 Storage::~Storage() {
-  if (owned_) std::free(data_);
+  if (owned_) allocator_->release(data_, capacity_);
 }
 
 namespace {
@@ -59,6 +97,18 @@ int64_t checked_count(const Shape& shape) {
 }  // namespace
 
 Tensor::Tensor(DataType type, Shape shape) : type_(type), shape_(std::move(shape)) {
+  allocate(Storage::Fill::zero);
+}
+
+Tensor Tensor::uninitialized(DataType type, Shape shape) {
+  Tensor t;
+  t.type_ = type;
+  t.shape_ = std::move(shape);
+  t.allocate(Storage::Fill::none);
+  return t;
+}
+
+void Tensor::allocate(Storage::Fill fill) {
   numel_ = checked_count(shape_);
   if (type_ == DataType::string) {
     strings_ = std::make_shared<std::vector<std::string>>(static_cast<std::size_t>(numel_));
@@ -67,7 +117,7 @@ Tensor::Tensor(DataType type, Shape shape) : type_(type), shape_(std::move(shape
     if (numel_ > 0 && static_cast<uint64_t>(numel_) > SIZE_MAX / width)
       throw_invalid("tensor.too-large", "", "",
                     "tensor of " + std::to_string(numel_) + " elements does not fit in memory");
-    storage_ = Storage::allocate(static_cast<std::size_t>(numel_) * width);
+    storage_ = Storage::allocate(static_cast<std::size_t>(numel_) * width, fill);
   }
 }
 
@@ -116,7 +166,7 @@ const std::byte* Tensor::raw() const {
 std::byte* Tensor::mutable_raw() {
   if (!storage_) return nullptr;
   if (!storage_->owned() || storage_.use_count() > 1) {
-    auto fresh = Storage::allocate(nbytes());
+    auto fresh = Storage::allocate(nbytes(), Storage::Fill::none);
     if (nbytes()) std::memcpy(fresh->writable_data(), raw(), nbytes());
     storage_ = std::move(fresh);
     offset_ = 0;

@@ -20,10 +20,34 @@ using Shape = std::vector<int64_t>;
 
 std::string shape_to_string(std::span<const int64_t> shape);  // "[1,3,224,224]"
 
+// Where owned storage comes from. The default is aligned_alloc; an executor's arena or a test
+// that counts allocations installs its own with set_storage_allocator().
+class StorageAllocator {
+ public:
+  virtual ~StorageAllocator() = default;
+  // `bytes` is a multiple of 64 and never 0; the block must be 64-byte aligned. Throws
+  // std::bad_alloc when it cannot.
+  virtual void* allocate(std::size_t bytes) = 0;
+  virtual void release(void* block, std::size_t bytes) noexcept = 0;
+};
+
+// Installs `a` for allocations made from now on (nullptr: the default); returns the previous
+// one. Blocks go back to the allocator that gave them, so swapping is safe at any time. `a`
+// must outlive every block it handed out.
+StorageAllocator* set_storage_allocator(StorageAllocator* a);
+
+// Owned-storage allocations since the process started (all threads), for -v and tests.
+struct StorageCounters {
+  int64_t allocations = 0;
+  int64_t bytes = 0;
+};
+StorageCounters storage_counters();
+
 // A block of bytes: owned (64-byte aligned, writable) or a read-only view kept alive by owner.
 class Storage {
  public:
-  static std::shared_ptr<Storage> allocate(std::size_t bytes);  // zero-filled
+  enum class Fill { zero, none };
+  static std::shared_ptr<Storage> allocate(std::size_t bytes, Fill fill = Fill::zero);
   static std::shared_ptr<Storage> view(const void* data, std::size_t bytes,
                                        std::shared_ptr<const void> owner);
   ~Storage();
@@ -38,8 +62,9 @@ class Storage {
  private:
   Storage() = default;
   std::byte* data_ = nullptr;
-  std::size_t size_ = 0;
+  std::size_t size_ = 0, capacity_ = 0;
   bool owned_ = false;
+  StorageAllocator* allocator_ = nullptr;
   std::shared_ptr<const void> owner_;
 };
 
@@ -51,6 +76,8 @@ class Tensor {
   Tensor() = default;
   // Zero-filled (empty strings for string tensors). Throws Error on a negative dim or overflow.
   Tensor(DataType type, Shape shape);
+  // The same, left uninitialised (strings are still empty) for a writer of every element.
+  static Tensor uninitialized(DataType type, Shape shape);
   // Wraps existing bytes (mem_bytes per element, see DataTypeInfo) without copying.
   static Tensor wrap(DataType type, Shape shape, std::shared_ptr<Storage> storage,
                      std::size_t offset = 0);
@@ -99,6 +126,8 @@ class Tensor {
   bool is_view() const;
 
  private:
+  void allocate(Storage::Fill fill);
+
   DataType type_ = DataType::undefined;
   Shape shape_;
   int64_t numel_ = 0;

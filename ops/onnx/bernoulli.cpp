@@ -16,12 +16,13 @@ void infer_bernoulli(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, rnd::output_dtype(ctx, ctx.input_elem_type(0), kOutputs));
 }
 
-void bernoulli_kernel(KernelContext& ctx) {
+void bernoulli_kernel(KernelContext& ctx, const rnd::Generator& generator) {
   const Tensor& x = ctx.input(0);
   misc::require_float(ctx, x, "input");
   const DataType t = rnd::output_dtype(ctx, x.dtype(), kOutputs);
   std::vector<double> v = misc::values_as<double>(ctx, x, "input");
-  auto& gen = rnd::generator(ctx);
+  rnd::Draws draws(generator);
+  auto& gen = draws.engine();
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (double& p : v) {
     if (!(p >= 0 && p <= 1)) ctx.fail("probabilities must be in [0, 1], got " + std::to_string(p));
@@ -76,7 +77,10 @@ void define_Bernoulli(OpDef& op) {
   // clang-format on
   op.at(22).function(kBernoulliBody, 22);
   // Random draws: never folded at load.
-  op.all().infer(infer_bernoulli).kernel(bernoulli_kernel).trait(Trait::nondeterministic);
+  op.all()
+      .infer(infer_bernoulli)
+      .kernel(prepared_kernel(rnd::prepare_generator, bernoulli_kernel))
+      .trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

@@ -55,7 +55,7 @@ namespace {
 
 // sparse_value made dense: zeros with the values at the indices, which are either linear
 // ([NNZ]) or one coordinate row per value ([NNZ, rank]).
-Tensor dense_from_sparse(const KernelContext& ctx, const onnx::SparseTensorProto& sp) {
+Tensor dense_from_sparse(const NodeInfo& ctx, const onnx::SparseTensorProto& sp) {
   const Tensor values = tensor_from_proto(sp.values());
   const Tensor indices = tensor_from_proto(sp.indices());
   const Shape shape(sp.dims().begin(), sp.dims().end());
@@ -96,7 +96,7 @@ Tensor list_tensor(const std::vector<T>& v, bool scalar) {
 }
 
 // Whichever value attribute is set, as a tensor.
-Tensor constant_value(const KernelContext& ctx) {
+Tensor constant_value(const NodeInfo& ctx) {
   const AttrView& a = ctx.attrs();
   if (const auto* t = a.tensor("value")) return tensor_from_proto(*t);
   if (const auto* st = a.sparse_tensor("sparse_value")) return dense_from_sparse(ctx, *st);
@@ -111,9 +111,11 @@ Tensor constant_value(const KernelContext& ctx) {
 }
 
 // Decoded once per node and shared (tensors are copy-on-write) on every run.
-void constant_kernel(KernelContext& ctx) {
-  Tensor& value = ctx.cache<Tensor>();
-  if (!value.defined()) value = constant_value(ctx);
+Tensor prepare_constant(PrepareContext& ctx) {
+  return constant_value(ctx);
+}
+
+void constant_kernel(KernelContext& ctx, const Tensor& value) {
   ctx.set_output(0, Value(value));
 }
 
@@ -257,7 +259,10 @@ void define_Constant(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   // The checker types the output from the value attribute (before inference runs).
-  op.all().infer(infer_constant).kernel(constant_kernel).trait(Trait::attribute_value);
+  op.all()
+      .infer(infer_constant)
+      .kernel(prepared_kernel(prepare_constant, constant_kernel))
+      .trait(Trait::attribute_value);
 }
 
 }  // namespace onnxtool::ops

@@ -49,17 +49,18 @@ namespace {
 
 // A tensor of the input's values as shape, filled with the value attribute's one element
 // (float 0 when absent); an empty shape gives a scalar.
-void constant_of_shape_kernel(KernelContext& ctx) {
+Tensor prepare_constant_of_shape(PrepareContext& ctx) {
+  const onnx::TensorProto* p = ctx.attrs().tensor("value");
+  Tensor value = p ? tensor_from_proto(*p) : scalar_of(DataType::float32, 0);
+  if (value.numel() != 1) ctx.fail("attribute value must hold exactly one element");
+  return value;
+}
+
+void constant_of_shape_kernel(KernelContext& ctx, const Tensor& value) {
   const std::vector<int64_t> shape = read_ints(ctx, ctx.input(0), "shape");
   for (std::size_t i = 0; i < shape.size(); ++i)
     if (shape[i] < 0)
       ctx.fail(indexed("shape", i) + " = " + std::to_string(shape[i]) + " is negative");
-  Tensor& value = ctx.cache<Tensor>();
-  if (!value.defined()) {
-    const onnx::TensorProto* p = ctx.attrs().tensor("value");
-    value = p ? tensor_from_proto(*p) : scalar_of(DataType::float32, 0);
-    if (value.numel() != 1) ctx.fail("attribute value must hold exactly one element");
-  }
   Tensor& y = ctx.output(0, value.dtype(), shape);
   fill_elements(y, 0, y.numel(), value);
 }
@@ -134,7 +135,7 @@ void define_ConstantOfShape(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_constant_of_shape);
-  op.all().kernel(constant_of_shape_kernel);
+  op.all().kernel(prepared_kernel(prepare_constant_of_shape, constant_of_shape_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -298,33 +298,68 @@ void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, c
 
 // ---- kernel ----------------------------------------------------------------------------------
 
-struct ConvCache {
-  nn::ConvertedTensor w, b;
+// What Conv decodes and checks once per node (see prepare_conv).
+struct ConvState {
+  int64_t group = 1;
+  std::optional<std::vector<int64_t>> kernel_shape;
+  nn::WindowAttrs window;
+  // float16/bfloat16 W and B given as constants, converted to float32 at planning.
+  std::optional<Tensor> w32, b32;
+  // The geometry for the X and W shapes known at planning; runs on other shapes compute theirs.
+  std::optional<Shape> x_shape, w_shape;
+  ConvGeometry geometry;
 };
 
-ConvGeometry conv_geometry(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
-  nn::require_spatial_input(ctx, x);
-  if (w.rank() != x.rank())
-    ctx.fail("W has shape " + shape_to_string(w.shape()) + " but X has shape " +
-             shape_to_string(x.shape()) + " (expected equal ranks)");
+ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape& x,
+                           const Shape& w) {
+  if (x.size() < 3)
+    ctx.fail("X has shape " + shape_to_string(x) + "; expected [N, C, D1, ...] (rank 3 or more)");
+  if (w.size() != x.size())
+    ctx.fail("W has shape " + shape_to_string(w) + " but X has shape " + shape_to_string(x) +
+             " (expected equal ranks)");
   ConvGeometry g;
-  g.batch = x.shape()[0];
-  g.in_channels = x.shape()[1];
-  g.out_channels = w.shape()[0];
-  g.group = ctx.attrs().get_int("group", 1);
+  g.batch = x[0];
+  g.in_channels = x[1];
+  g.out_channels = w[0];
+  g.group = s.group;
   if (g.group <= 0) ctx.fail("group " + std::to_string(g.group) + " is not positive");
-  if (g.in_channels != w.shape()[1] * g.group)
-    ctx.fail("X has " + std::to_string(g.in_channels) + " channels but W " +
-             shape_to_string(w.shape()) + " with group " + std::to_string(g.group) + " expects " +
-             std::to_string(w.shape()[1] * g.group));
+  if (g.in_channels != w[1] * g.group)
+    ctx.fail("X has " + std::to_string(g.in_channels) + " channels but W " + shape_to_string(w) +
+             " with group " + std::to_string(g.group) + " expects " +
+             std::to_string(w[1] * g.group));
   if (g.out_channels % g.group != 0)
     ctx.fail("W's " + std::to_string(g.out_channels) + " output channels are not a multiple of " +
              "group " + std::to_string(g.group));
-  const std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
-  if (auto ks = ctx.attrs().opt_ints("kernel_shape"); ks && !ks->empty() && *ks != kernel)
+  const std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  if (s.kernel_shape && !s.kernel_shape->empty() && *s.kernel_shape != kernel)
     ctx.fail("kernel_shape does not match W's spatial dims " + shape_to_string(kernel));
-  g.window = nn::make_window(ctx, std::span(x.shape()).subspan(2), kernel);
+  g.window = nn::make_window(ctx, s.window, std::span(x).subspan(2), kernel);
   return g;
+}
+
+ConvState prepare_conv(PrepareContext& ctx) {
+  ConvState s;
+  s.group = ctx.attrs().get_int("group", 1);
+  s.kernel_shape = ctx.attrs().opt_ints("kernel_shape");
+  s.window = nn::window_attrs(ctx);
+  s.w32 = nn::prepared_float32(ctx, 1);
+  s.b32 = nn::prepared_float32(ctx, 2);
+  auto x = ctx.static_shape(0), w = ctx.static_shape(1);
+  if (!x || !w) return s;
+  try {
+    s.geometry = conv_geometry(ctx, s, *x, *w);
+    s.x_shape = std::move(x);
+    s.w_shape = std::move(w);
+  } catch (const KernelFailure&) {
+    // Left to the run, which reports it with the shapes it is given.
+  }
+  return s;
+}
+
+ConvGeometry geometry_for(const KernelContext& ctx, const ConvState& s, const Tensor& x,
+                          const Tensor& w) {
+  if (s.x_shape && x.shape() == *s.x_shape && w.shape() == *s.w_shape) return s.geometry;
+  return conv_geometry(ctx, s, x.shape(), w.shape());
 }
 
 Shape conv_output_shape(const ConvGeometry& g) {
@@ -333,10 +368,10 @@ Shape conv_output_shape(const ConvGeometry& g) {
   return y;
 }
 
-void conv_kernel(KernelContext& ctx) {
+void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
-  const ConvGeometry g = conv_geometry(ctx, x, w);
+  const ConvGeometry g = geometry_for(ctx, s, x, w);
   const Tensor* b = ctx.has_input(2) ? &ctx.input(2) : nullptr;
   if (b && (b->rank() != 1 || b->numel() != g.out_channels))
     ctx.fail("B has shape " + shape_to_string(b->shape()) + ", expected [" +
@@ -350,17 +385,19 @@ void conv_kernel(KernelContext& ctx) {
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());
     return;
   }
-  // float32 as is; float16 and bfloat16 through float32, their weights converted once.
-  auto& cache = ctx.cache<ConvCache>();
+  // float32 as is; float16 and bfloat16 through float32.
   const Tensor x32 = nn::to_float32(x);
-  const Tensor& w32 = nn::cached_float32(cache.w, w);
-  const float* b32 = b ? nn::cached_float32(cache.b, *b).data<float>() : nullptr;
+  const Tensor w32 = nn::float32_of(s.w32, w);
+  const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
+  const float* bias = b ? b32.data<float>() : nullptr;
   if (y.dtype() == DataType::float32) {
-    conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), b32, y.mutable_data<float>());
+    conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
+                        y.mutable_data<float>());
     return;
   }
   Tensor y32(DataType::float32, y.shape());
-  conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), b32, y32.mutable_data<float>());
+  conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
+                      y32.mutable_data<float>());
   nn::store_float32(y32.data<float>(), y);
 }
 
@@ -453,7 +490,7 @@ void define_Conv(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_conv).kernel(conv_kernel);
+  op.all().infer(infer_conv).kernel(prepared_kernel(prepare_conv, conv_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -100,7 +100,7 @@ void infer_conv_transpose(InferContext& ctx) {
 
 // ---- geometry --------------------------------------------------------------------------------
 
-std::vector<int64_t> kernel_list(const KernelContext& ctx, const char* name, std::size_t n,
+std::vector<int64_t> kernel_list(const NodeInfo& ctx, const char* name, std::size_t n,
                                  int64_t fallback) {
   auto v = ctx.attrs().opt_ints(name);
   if (!v || v->empty()) return std::vector<int64_t>(n, fallback);
@@ -112,7 +112,7 @@ std::vector<int64_t> kernel_list(const KernelContext& ctx, const char* name, std
 
 // The output's spatial dims and the pads, per the spec's equations. In the geometry the
 // convolution's roles are swapped: window.in is Y's spatial dims, window.out X's.
-Window transpose_window(const KernelContext& ctx, std::span<const int64_t> in,
+Window transpose_window(const NodeInfo& ctx, std::span<const int64_t> in,
                         const std::vector<int64_t>& kernel) {
   const std::size_t r = in.size();
   Window w;
@@ -249,36 +249,65 @@ void conv_transpose_forward(const KernelContext& ctx, const ConvGeometry& g, con
 
 // ---- kernel ----------------------------------------------------------------------------------
 
-struct ConvTransposeCache {
-  nn::ConvertedTensor w, b;
+// What ConvTranspose decodes and checks once per node (see prepare_conv_transpose).
+struct ConvTransposeState {
+  int64_t group = 1;
+  std::optional<std::vector<int64_t>> kernel_shape;
+  // float16/bfloat16 W and B given as constants, converted to float32 at planning.
+  std::optional<Tensor> w32, b32;
+  // The geometry for the X and W shapes known at planning; runs on other shapes compute theirs.
+  std::optional<Shape> x_shape, w_shape;
+  ConvGeometry geometry;
 };
 
-ConvGeometry transpose_geometry(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
-  nn::require_spatial_input(ctx, x);
-  if (w.rank() != x.rank())
-    ctx.fail("W has shape " + shape_to_string(w.shape()) + " but X has shape " +
-             shape_to_string(x.shape()) + " (expected equal ranks)");
+ConvGeometry transpose_geometry(const NodeInfo& ctx, const ConvTransposeState& s, const Shape& x,
+                                const Shape& w) {
+  if (x.size() < 3)
+    ctx.fail("X has shape " + shape_to_string(x) + "; expected [N, C, D1, ...] (rank 3 or more)");
+  if (w.size() != x.size())
+    ctx.fail("W has shape " + shape_to_string(w) + " but X has shape " + shape_to_string(x) +
+             " (expected equal ranks)");
   ConvGeometry g;
-  g.batch = x.shape()[0];
-  g.in_channels = x.shape()[1];
-  g.group = ctx.attrs().get_int("group", 1);
+  g.batch = x[0];
+  g.in_channels = x[1];
+  g.group = s.group;
   if (g.group <= 0) ctx.fail("group " + std::to_string(g.group) + " is not positive");
-  if (w.shape()[0] != g.in_channels || g.in_channels % g.group != 0)
-    ctx.fail("X has " + std::to_string(g.in_channels) + " channels but W " +
-             shape_to_string(w.shape()) + " expects " + std::to_string(w.shape()[0]) +
-             " (a multiple of group " + std::to_string(g.group) + ")");
-  g.out_channels = w.shape()[1] * g.group;
-  const std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
-  if (auto ks = ctx.attrs().opt_ints("kernel_shape"); ks && !ks->empty() && *ks != kernel)
+  if (w[0] != g.in_channels || g.in_channels % g.group != 0)
+    ctx.fail("X has " + std::to_string(g.in_channels) + " channels but W " + shape_to_string(w) +
+             " expects " + std::to_string(w[0]) + " (a multiple of group " +
+             std::to_string(g.group) + ")");
+  g.out_channels = w[1] * g.group;
+  const std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  if (s.kernel_shape && !s.kernel_shape->empty() && *s.kernel_shape != kernel)
     ctx.fail("kernel_shape does not match W's spatial dims " + shape_to_string(kernel));
-  g.window = transpose_window(ctx, std::span(x.shape()).subspan(2), kernel);
+  g.window = transpose_window(ctx, std::span(x).subspan(2), kernel);
   return g;
 }
 
-void conv_transpose_kernel(KernelContext& ctx) {
+ConvTransposeState prepare_conv_transpose(PrepareContext& ctx) {
+  ConvTransposeState s;
+  s.group = ctx.attrs().get_int("group", 1);
+  s.kernel_shape = ctx.attrs().opt_ints("kernel_shape");
+  s.w32 = nn::prepared_float32(ctx, 1);
+  s.b32 = nn::prepared_float32(ctx, 2);
+  auto x = ctx.static_shape(0), w = ctx.static_shape(1);
+  if (!x || !w) return s;
+  try {
+    s.geometry = transpose_geometry(ctx, s, *x, *w);
+    s.x_shape = std::move(x);
+    s.w_shape = std::move(w);
+  } catch (const KernelFailure&) {
+    // Left to the run, which reports it with the shapes it is given.
+  }
+  return s;
+}
+
+void conv_transpose_kernel(KernelContext& ctx, const ConvTransposeState& s) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
-  const ConvGeometry g = transpose_geometry(ctx, x, w);
+  const ConvGeometry g = s.x_shape && x.shape() == *s.x_shape && w.shape() == *s.w_shape
+                             ? s.geometry
+                             : transpose_geometry(ctx, s, x.shape(), w.shape());
   const Tensor* b = ctx.has_input(2) ? &ctx.input(2) : nullptr;
   if (b && (b->rank() != 1 || b->numel() != g.out_channels))
     ctx.fail("B has shape " + shape_to_string(b->shape()) + ", expected [" +
@@ -294,17 +323,17 @@ void conv_transpose_kernel(KernelContext& ctx) {
                                    b ? b->data<double>() : nullptr, y.mutable_data<double>());
     return;
   }
-  auto& cache = ctx.cache<ConvTransposeCache>();
   const Tensor x32 = nn::to_float32(x);
-  const Tensor& w32 = nn::cached_float32(cache.w, w);
-  const float* b32 = b ? nn::cached_float32(cache.b, *b).data<float>() : nullptr;
+  const Tensor w32 = nn::float32_of(s.w32, w);
+  const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
+  const float* bias = b ? b32.data<float>() : nullptr;
   if (y.dtype() == DataType::float32) {
-    conv_transpose_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), b32,
+    conv_transpose_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
                                   y.mutable_data<float>());
     return;
   }
   Tensor y32(DataType::float32, y.shape());
-  conv_transpose_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), b32,
+  conv_transpose_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
                                 y32.mutable_data<float>());
   nn::store_float32(y32.data<float>(), y);
 }
@@ -396,7 +425,9 @@ void define_ConvTranspose(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_conv_transpose).kernel(conv_transpose_kernel);
+  op.all()
+      .infer(infer_conv_transpose)
+      .kernel(prepared_kernel(prepare_conv_transpose, conv_transpose_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -35,15 +35,35 @@ struct GemmShape {
   const Tensor* c = nullptr;
 };
 
-GemmShape gemm_shape(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
+// What Gemm decodes once per node.
+struct GemmState {
+  bool ta = false, tb = false;
+  float alpha = 1, beta = 1;
+  // float16/bfloat16 B and C given as constants, converted to float32 at planning.
+  std::optional<Tensor> b32, c32;
+};
+
+GemmState prepare_gemm(PrepareContext& ctx) {
+  GemmState s;
+  s.ta = ctx.attrs().get_int("transA", 0) != 0;
+  s.tb = ctx.attrs().get_int("transB", 0) != 0;
+  s.alpha = ctx.attrs().get_float("alpha", 1.0f);
+  s.beta = ctx.attrs().get_float("beta", 1.0f);
+  s.b32 = nn::prepared_float32(ctx, 1);
+  s.c32 = nn::prepared_float32(ctx, 2);
+  return s;
+}
+
+GemmShape gemm_shape(const KernelContext& ctx, const GemmState& s, const Tensor& a,
+                     const Tensor& b) {
   if (a.rank() != 2 || b.rank() != 2)
     ctx.fail("A " + shape_to_string(a.shape()) + " and B " + shape_to_string(b.shape()) +
              " must be 2-D");
   GemmShape g;
-  g.ta = ctx.attrs().get_int("transA", 0) != 0;
-  g.tb = ctx.attrs().get_int("transB", 0) != 0;
-  g.alpha = ctx.attrs().get_float("alpha", 1.0f);
-  g.beta = ctx.attrs().get_float("beta", 1.0f);
+  g.ta = s.ta;
+  g.tb = s.tb;
+  g.alpha = s.alpha;
+  g.beta = s.beta;
   g.m = a.shape()[g.ta ? 1 : 0];
   g.k = a.shape()[g.ta ? 0 : 1];
   g.n = b.shape()[g.tb ? 0 : 1];
@@ -102,14 +122,10 @@ void gemm_int(const GemmShape& g, const T* a, const T* b, const T* c, T* y) {
     }
 }
 
-struct GemmCache {
-  nn::ConvertedTensor b, c;
-};
-
-void gemm_kernel(KernelContext& ctx) {
+void gemm_kernel(KernelContext& ctx, const GemmState& s) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
-  const GemmShape g = gemm_shape(ctx, a, b);
+  const GemmShape g = gemm_shape(ctx, s, a, b);
   if (b.dtype() != a.dtype() || (g.c && g.c->dtype() != a.dtype()))
     ctx.fail("A, B and C must have the same element type");
   Tensor& y = ctx.output(0, a.dtype(), {g.m, g.n});
@@ -134,11 +150,11 @@ void gemm_kernel(KernelContext& ctx) {
       break;
   }
   nn::visit_float(ctx, a.dtype(), [](auto) {});  // fails for types no version allows
-  // float32 as is; float16 and bfloat16 through float32, B and C (weights) converted once.
-  auto& cache = ctx.cache<GemmCache>();
+  // float32 as is; float16 and bfloat16 through float32 (constant B and C converted once).
   const Tensor a32 = nn::to_float32(a);
-  const Tensor& b32 = nn::cached_float32(cache.b, b);
-  const float* c32 = g.c ? nn::cached_float32(cache.c, *g.c).data<float>() : nullptr;
+  const Tensor b32 = nn::float32_of(s.b32, b);
+  const Tensor c32_tensor = g.c ? nn::float32_of(s.c32, *g.c) : Tensor();
+  const float* c32 = g.c ? c32_tensor.data<float>() : nullptr;
   if (y.dtype() == DataType::float32)
     return gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32,
                              y.mutable_data<float>());
@@ -219,7 +235,7 @@ void define_Gemm(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_gemm).kernel(gemm_kernel);
+  op.all().infer(infer_gemm).kernel(prepared_kernel(prepare_gemm, gemm_kernel));
 }
 
 }  // namespace onnxtool::ops

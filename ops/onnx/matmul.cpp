@@ -29,9 +29,9 @@ Shape batch_dims(const Shape& s) {
   return Shape(s.begin(), s.end() - 2);
 }
 
-MatmulPlan plan_matmul(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
-  if (a.rank() == 0 || b.rank() == 0) ctx.fail("MatMul operands must have rank >= 1");
-  Shape sa = a.shape(), sb = b.shape();
+MatmulPlan plan_matmul(const NodeInfo& ctx, const Shape& a_shape, const Shape& b_shape) {
+  if (a_shape.empty() || b_shape.empty()) ctx.fail("MatMul operands must have rank >= 1");
+  Shape sa = a_shape, sb = b_shape;
   if (sa.size() == 1) sa.insert(sa.begin(), 1);
   if (sb.size() == 1) sb.push_back(1);
   MatmulPlan p;
@@ -39,7 +39,7 @@ MatmulPlan plan_matmul(const KernelContext& ctx, const Tensor& a, const Tensor& 
   p.k = sa.back();
   p.n = sb.back();
   if (sb[sb.size() - 2] != p.k)
-    ctx.fail("A " + shape_to_string(a.shape()) + " and B " + shape_to_string(b.shape()) +
+    ctx.fail("A " + shape_to_string(a_shape) + " and B " + shape_to_string(b_shape) +
              " do not multiply (A's last dim must equal B's second-to-last)");
   Shape ba = batch_dims(sa), bb = batch_dims(sb);
   const std::size_t rank = std::max(ba.size(), bb.size());
@@ -48,8 +48,8 @@ MatmulPlan plan_matmul(const KernelContext& ctx, const Tensor& a, const Tensor& 
   Shape batch(rank);
   for (std::size_t i = 0; i < rank; ++i) {
     if (ba[i] != bb[i] && ba[i] != 1 && bb[i] != 1)
-      ctx.fail("the batch dims of A " + shape_to_string(a.shape()) + " and B " +
-               shape_to_string(b.shape()) + " do not broadcast");
+      ctx.fail("the batch dims of A " + shape_to_string(a_shape) + " and B " +
+               shape_to_string(b_shape) + " do not broadcast");
     batch[i] = ba[i] == 1 ? bb[i] : ba[i];
   }
   const int64_t items = nn::product(batch, 0, rank);
@@ -74,8 +74,8 @@ MatmulPlan plan_matmul(const KernelContext& ctx, const Tensor& a, const Tensor& 
     p.b_offset.push_back(ob);
   }
   p.out = batch;
-  if (a.rank() > 1) p.out.push_back(p.m);
-  if (b.rank() > 1) p.out.push_back(p.n);
+  if (a_shape.size() > 1) p.out.push_back(p.m);
+  if (b_shape.size() > 1) p.out.push_back(p.n);
   if (p.fold_batch) {
     p.m *= items;
     p.a_offset = {0};
@@ -116,11 +116,36 @@ void matmul_int(const KernelContext& ctx, const MatmulPlan& p, const T* a, const
   });
 }
 
-void matmul_kernel(KernelContext& ctx) {
+// What MatMul works out once per node: the product plan for the shapes known at planning (runs
+// on other shapes plan their own), and a float16/bfloat16 constant B in float32.
+struct MatmulState {
+  std::optional<Shape> a_shape, b_shape;
+  MatmulPlan plan;
+  std::optional<Tensor> b32;
+};
+
+MatmulState prepare_matmul(PrepareContext& ctx) {
+  MatmulState s;
+  s.b32 = nn::prepared_float32(ctx, 1);
+  auto a = ctx.static_shape(0), b = ctx.static_shape(1);
+  if (!a || !b) return s;
+  try {
+    s.plan = plan_matmul(ctx, *a, *b);
+    s.a_shape = std::move(a);
+    s.b_shape = std::move(b);
+  } catch (const KernelFailure&) {
+    // Left to the run, which reports it with the shapes it is given.
+  }
+  return s;
+}
+
+void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
   if (a.dtype() != b.dtype()) ctx.fail("A and B must have the same element type");
-  const MatmulPlan p = plan_matmul(ctx, a, b);
+  const bool planned = s.a_shape && a.shape() == *s.a_shape && b.shape() == *s.b_shape;
+  const MatmulPlan computed = planned ? MatmulPlan{} : plan_matmul(ctx, a.shape(), b.shape());
+  const MatmulPlan& p = planned ? s.plan : computed;
   Tensor& y = ctx.output(0, a.dtype(), p.out);
   if (y.numel() == 0 || p.k == 0) return;
   switch (a.dtype()) {
@@ -146,7 +171,7 @@ void matmul_kernel(KernelContext& ctx) {
   }
   // float16 and bfloat16 through float32.
   nn::visit_float(ctx, a.dtype(), [](auto) {});
-  const Tensor a32 = nn::to_float32(a), b32 = nn::to_float32(b);
+  const Tensor a32 = nn::to_float32(a), b32 = nn::float32_of(s.b32, b);
   Tensor y32(DataType::float32, y.shape());
   matmul_float<float>(ctx, p, a32.data<float>(), b32.data<float>(), y32.mutable_data<float>());
   nn::store_float32(y32.data<float>(), y);
@@ -176,7 +201,7 @@ void define_MatMul(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_matmul).kernel(matmul_kernel);
+  op.all().infer(infer_matmul).kernel(prepared_kernel(prepare_matmul, matmul_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -20,7 +20,7 @@ void infer_multinomial(InferContext& ctx) {
                     Dims{misc::dim_at(x, 0), Dim::value(ctx.attrs().get_int("sample_size", 1))});
 }
 
-void multinomial_kernel(KernelContext& ctx) {
+void multinomial_kernel(KernelContext& ctx, const rnd::Generator& generator) {
   const Tensor& x = ctx.input(0);
   misc::require_float(ctx, x, "input");
   if (x.rank() != 2)
@@ -32,7 +32,8 @@ void multinomial_kernel(KernelContext& ctx) {
   if (classes == 0 && samples > 0) ctx.fail("cannot sample from zero classes");
   const std::vector<double> logits = misc::values_as<double>(ctx, x, "input");
   std::vector<double> out(static_cast<std::size_t>(batch * samples));
-  auto& gen = rnd::generator(ctx);
+  rnd::Draws draws(generator);
+  auto& gen = draws.engine();
   std::vector<double> w(static_cast<std::size_t>(classes));
   for (int64_t b = 0; b < batch; ++b) {
     double m = -INFINITY;
@@ -72,7 +73,10 @@ void define_Multinomial(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   // Random draws: never folded at load.
-  op.all().infer(infer_multinomial).kernel(multinomial_kernel).trait(Trait::nondeterministic);
+  op.all()
+      .infer(infer_multinomial)
+      .kernel(prepared_kernel(rnd::prepare_generator, multinomial_kernel))
+      .trait(Trait::nondeterministic);
 }
 
 }  // namespace onnxtool::ops

@@ -37,14 +37,15 @@ void store_float32(const float* values, Tensor& out) {
   });
 }
 
-const Tensor& cached_float32(ConvertedTensor& slot, const Tensor& x) {
-  const bool same = slot.source.defined() && slot.source.raw() == x.raw() &&
-                    slot.source.dtype() == x.dtype() && slot.source.shape() == x.shape();
-  if (!same) {
-    slot.source = x;
-    slot.converted = to_float32(x);
-  }
-  return slot.converted;
+std::optional<Tensor> prepared_float32(const PrepareContext& ctx, std::size_t i) {
+  const Tensor* t = ctx.constant_tensor(i);
+  if (!t || (t->dtype() != DataType::float16 && t->dtype() != DataType::bfloat16))
+    return std::nullopt;
+  return to_float32(*t);
+}
+
+Tensor float32_of(const std::optional<Tensor>& prepared, const Tensor& t) {
+  return prepared ? *prepared : to_float32(t);
 }
 
 double element_as_double(const Tensor& t, int64_t i) {
@@ -105,9 +106,8 @@ bool Window::is_pointwise() const {
 
 namespace {
 
-std::vector<int64_t> ints_attr(const KernelContext& ctx, const char* name, std::size_t n,
-                               int64_t fallback) {
-  auto v = ctx.attrs().opt_ints(name);
+std::vector<int64_t> ints_attr(const NodeInfo& ctx, const std::optional<std::vector<int64_t>>& v,
+                               const char* name, std::size_t n, int64_t fallback) {
   if (!v || v->empty()) return std::vector<int64_t>(n, fallback);
   if (v->size() != n)
     ctx.fail(std::string("attribute ") + name + " has " + std::to_string(v->size()) +
@@ -123,7 +123,7 @@ int64_t ceil_div(int64_t a, int64_t b) {
 }
 
 // Output size along one axis for explicit pads (NOTSET).
-int64_t explicit_out(const KernelContext& ctx, const Window& w, std::size_t i, bool ceil_mode) {
+int64_t explicit_out(const NodeInfo& ctx, const Window& w, std::size_t i, bool ceil_mode) {
   const int64_t eff = w.dilation[i] * (w.kernel[i] - 1) + 1;
   const int64_t span = w.in[i] + w.pad_begin[i] + w.pad_end[i] - eff;
   if (span < 0)
@@ -139,7 +139,22 @@ int64_t explicit_out(const KernelContext& ctx, const Window& w, std::size_t i, b
 
 }  // namespace
 
+WindowAttrs window_attrs(const NodeInfo& ctx) {
+  WindowAttrs a;
+  a.strides = ctx.attrs().opt_ints("strides");
+  a.dilations = ctx.attrs().opt_ints("dilations");
+  a.pads = ctx.attrs().opt_ints("pads");
+  a.auto_pad = ctx.attrs().opt_string("auto_pad").value_or("NOTSET");
+  if (a.auto_pad.empty()) a.auto_pad = "NOTSET";
+  return a;
+}
+
 Window make_window(const KernelContext& ctx, std::span<const int64_t> in,
+                   const std::vector<int64_t>& kernel, bool ceil_mode) {
+  return make_window(ctx, window_attrs(ctx), in, kernel, ceil_mode);
+}
+
+Window make_window(const NodeInfo& ctx, const WindowAttrs& attrs, std::span<const int64_t> in,
                    const std::vector<int64_t>& kernel, bool ceil_mode) {
   const std::size_t r = in.size();
   Window w;
@@ -148,13 +163,12 @@ Window make_window(const KernelContext& ctx, std::span<const int64_t> in,
   if (w.kernel.size() != r)
     ctx.fail("the kernel has " + std::to_string(w.kernel.size()) +
              " spatial dims but the input has " + std::to_string(r));
-  w.stride = ints_attr(ctx, "strides", r, 1);
-  w.dilation = ints_attr(ctx, "dilations", r, 1);
-  const std::vector<int64_t> pads = ints_attr(ctx, "pads", 2 * r, 0);
+  w.stride = ints_attr(ctx, attrs.strides, "strides", r, 1);
+  w.dilation = ints_attr(ctx, attrs.dilations, "dilations", r, 1);
+  const std::vector<int64_t> pads = ints_attr(ctx, attrs.pads, "pads", 2 * r, 0);
   w.pad_begin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(r));
   w.pad_end.assign(pads.begin() + static_cast<std::ptrdiff_t>(r), pads.end());
-  std::string auto_pad = ctx.attrs().opt_string("auto_pad").value_or("NOTSET");
-  if (auto_pad.empty()) auto_pad = "NOTSET";
+  const std::string& auto_pad = attrs.auto_pad;
   if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" &&
       auto_pad != "SAME_LOWER")
     ctx.fail("auto_pad \"" + auto_pad + "\" is not NOTSET, SAME_UPPER, SAME_LOWER or VALID");

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -136,11 +137,11 @@ void int_matmul(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, i
 // A weight converted once per node (float16 weights to float32, say): kept while the node's
 // input is the same storage. The slot holds a shallow copy of the source, so that storage stays
 // alive and unchanged (writers detach shared storage): the same address means the same values.
-struct ConvertedTensor {
-  Tensor source, converted;
-};
-// x as float32, converted at most once while x's storage stays the same.
-const Tensor& cached_float32(ConvertedTensor& slot, const Tensor& x);
+// Input i converted to float32 at planning when it is a float16/bfloat16 constant (weights);
+// nullopt otherwise.
+std::optional<Tensor> prepared_float32(const PrepareContext& ctx, std::size_t i);
+// The float32 form of t: the prepared one when there is one, else converted now.
+Tensor float32_of(const std::optional<Tensor>& prepared, const Tensor& t);
 
 // ---- shapes ----------------------------------------------------------------------------------
 
@@ -184,6 +185,15 @@ struct Window {
 // non-positive strides, kernels or dilations, negative pads, and a window larger than the
 // padded input.
 Window make_window(const KernelContext& ctx, std::span<const int64_t> in,
+                   const std::vector<int64_t>& kernel, bool ceil_mode = false);
+
+// The attributes make_window reads, decoded once (by a prepare step); checked by make_window.
+struct WindowAttrs {
+  std::optional<std::vector<int64_t>> strides, dilations, pads;
+  std::string auto_pad = "NOTSET";
+};
+WindowAttrs window_attrs(const NodeInfo& ctx);
+Window make_window(const NodeInfo& ctx, const WindowAttrs& attrs, std::span<const int64_t> in,
                    const std::vector<int64_t>& kernel, bool ceil_mode = false);
 
 // kernel_shape of a pooling node (required), checked against the input's spatial rank.

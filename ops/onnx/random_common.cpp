@@ -5,15 +5,13 @@
 
 namespace onnxtool::ops::rnd {
 
-std::mt19937_64& generator(KernelContext& ctx) {
-  auto& slot = ctx.cache<std::shared_ptr<std::mt19937_64>>();
-  if (!slot) {
-    const auto seed = ctx.attrs().opt_float("seed");
-    const uint64_t s =
-        seed ? static_cast<uint64_t>(static_cast<int64_t>(*seed)) : std::random_device{}();
-    slot = std::make_shared<std::mt19937_64>(s);
-  }
-  return *slot;
+Generator prepare_generator(PrepareContext& ctx) {
+  const auto seed = ctx.attrs().opt_float("seed");
+  const uint64_t s =
+      seed ? static_cast<uint64_t>(static_cast<int64_t>(*seed)) : std::random_device{}();
+  Generator g{std::make_shared<Generator::Shared>()};
+  g.shared->engine.seed(s);
+  return g;
 }
 
 namespace {

@@ -5,14 +5,34 @@
 // rules of the dtype attribute.
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <random>
 
 #include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops::rnd {
 
-// The node's generator (created and seeded on first use).
-std::mt19937_64& generator(KernelContext& ctx);
+// The node's generator: built and seeded by the prepare step, it carries on across runs.
+// Concurrent runs of one session take turns drawing (Draws holds the lock).
+struct Generator {
+  struct Shared {
+    std::mutex mutex;
+    std::mt19937_64 engine;
+  };
+  std::shared_ptr<Shared> shared;
+};
+Generator prepare_generator(PrepareContext& ctx);
+
+class Draws {
+ public:
+  explicit Draws(const Generator& g) : lock_(g.shared->mutex), engine_(g.shared->engine) {}
+  std::mt19937_64& engine() { return engine_; }
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+  std::mt19937_64& engine_;
+};
 
 // dtype attribute, else the fallback (the input's type for the *Like operators); 0 when
 // neither is known. Fails when the result is not one of `allowed` (when known).

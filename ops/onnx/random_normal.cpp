@@ -7,13 +7,14 @@ namespace onnxtool::ops {
 
 namespace {
 
-void random_normal_kernel(KernelContext& ctx) {
+void random_normal_kernel(KernelContext& ctx, const rnd::Generator& generator) {
   const DataType t = rnd::output_dtype(ctx, DataType::float32, rnd::float_outputs());
   const Shape shape = rnd::shape_attribute(ctx);
   std::normal_distribution<double> dist(ctx.attrs().get_float("mean", 0.0f),
                                         ctx.attrs().get_float("scale", 1.0f));
   std::vector<double> v(static_cast<std::size_t>(misc::shape_size(shape)));
-  auto& gen = rnd::generator(ctx);
+  rnd::Draws draws(generator);
+  auto& gen = draws.engine();
   for (double& e : v) e = dist(gen);
   misc::write_output<double>(ctx, 0, t, shape, v);
 }
@@ -44,7 +45,7 @@ void define_RandomNormal(OpDef& op) {
   // Random draws: never folded at load.
   op.all()
       .infer(rnd::infer_from_shape_attribute)
-      .kernel(random_normal_kernel)
+      .kernel(prepared_kernel(rnd::prepare_generator, random_normal_kernel))
       .trait(Trait::nondeterministic);
 }
 

@@ -12,13 +12,14 @@ void infer_random_normal_like(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, t);
 }
 
-void random_normal_like_kernel(KernelContext& ctx) {
+void random_normal_like_kernel(KernelContext& ctx, const rnd::Generator& generator) {
   const Tensor& x = ctx.input(0);
   const DataType t = rnd::output_dtype(ctx, x.dtype(), rnd::float_outputs());
   std::normal_distribution<double> dist(ctx.attrs().get_float("mean", 0.0f),
                                         ctx.attrs().get_float("scale", 1.0f));
   std::vector<double> v(static_cast<std::size_t>(x.numel()));
-  auto& gen = rnd::generator(ctx);
+  rnd::Draws draws(generator);
+  auto& gen = draws.engine();
   for (double& e : v) e = dist(gen);
   misc::write_output<double>(ctx, 0, t, x.shape(), v);
 }
@@ -58,7 +59,7 @@ void define_RandomNormalLike(OpDef& op) {
   // Random draws: never folded at load.
   op.all()
       .infer(infer_random_normal_like)
-      .kernel(random_normal_like_kernel)
+      .kernel(prepared_kernel(rnd::prepare_generator, random_normal_like_kernel))
       .trait(Trait::nondeterministic);
 }
 

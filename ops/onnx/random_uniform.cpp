@@ -7,14 +7,15 @@ namespace onnxtool::ops {
 
 namespace {
 
-void random_uniform_kernel(KernelContext& ctx) {
+void random_uniform_kernel(KernelContext& ctx, const rnd::Generator& generator) {
   const DataType t = rnd::output_dtype(ctx, DataType::float32, rnd::float_outputs());
   const Shape shape = rnd::shape_attribute(ctx);
   const double low = ctx.attrs().get_float("low", 0.0f), high = ctx.attrs().get_float("high", 1.0f);
   if (!(low <= high)) ctx.fail("low must not be above high");
   std::uniform_real_distribution<double> dist(low, high);
   std::vector<double> v(static_cast<std::size_t>(misc::shape_size(shape)));
-  auto& gen = rnd::generator(ctx);
+  rnd::Draws draws(generator);
+  auto& gen = draws.engine();
   for (double& e : v) e = dist(gen);
   misc::write_output<double>(ctx, 0, t, shape, v);
 }
@@ -45,7 +46,7 @@ void define_RandomUniform(OpDef& op) {
   // Random draws: never folded at load.
   op.all()
       .infer(rnd::infer_from_shape_attribute)
-      .kernel(random_uniform_kernel)
+      .kernel(prepared_kernel(rnd::prepare_generator, random_uniform_kernel))
       .trait(Trait::nondeterministic);
 }
 

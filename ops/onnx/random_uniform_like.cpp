@@ -12,14 +12,15 @@ void infer_random_uniform_like(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, t);
 }
 
-void random_uniform_like_kernel(KernelContext& ctx) {
+void random_uniform_like_kernel(KernelContext& ctx, const rnd::Generator& generator) {
   const Tensor& x = ctx.input(0);
   const DataType t = rnd::output_dtype(ctx, x.dtype(), rnd::float_outputs());
   const double low = ctx.attrs().get_float("low", 0.0f), high = ctx.attrs().get_float("high", 1.0f);
   if (!(low <= high)) ctx.fail("low must not be above high");
   std::uniform_real_distribution<double> dist(low, high);
   std::vector<double> v(static_cast<std::size_t>(x.numel()));
-  auto& gen = rnd::generator(ctx);
+  rnd::Draws draws(generator);
+  auto& gen = draws.engine();
   for (double& e : v) e = dist(gen);
   misc::write_output<double>(ctx, 0, t, x.shape(), v);
 }
@@ -59,7 +60,7 @@ void define_RandomUniformLike(OpDef& op) {
   // Random draws: never folded at load.
   op.all()
       .infer(infer_random_uniform_like)
-      .kernel(random_uniform_like_kernel)
+      .kernel(prepared_kernel(rnd::prepare_generator, random_uniform_like_kernel))
       .trait(Trait::nondeterministic);
 }
 

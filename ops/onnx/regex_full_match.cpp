@@ -58,33 +58,29 @@ Translated translate(const std::string& re2) {
 }
 
 struct CompiledRegex {
-  std::string source;
   std::regex re;
 };
 
-void regex_full_match_kernel(KernelContext& ctx) {
+CompiledRegex prepare_regex(PrepareContext& ctx) {
+  const std::string pattern = ctx.attrs().get_string("pattern", "");
+  const Translated t = translate(pattern);
+  try {
+    auto flags = std::regex::ECMAScript;
+    if (t.icase) flags |= std::regex::icase;
+    return {std::regex(t.pattern, flags)};
+  } catch (const std::regex_error& e) {
+    ctx.fail("pattern \"" + pattern +
+             "\" is not a regular expression this build understands: " + e.what());
+  }
+}
+
+void regex_full_match_kernel(KernelContext& ctx, const CompiledRegex& compiled) {
   const Tensor& x = ctx.input(0);
   if (x.dtype() != DataType::string) ctx.fail("X must be a string tensor");
-  const std::string pattern = ctx.attrs().get_string("pattern", "");
-  auto& cached = ctx.cache<std::shared_ptr<CompiledRegex>>();
-  if (!cached || cached->source != pattern) {
-    const Translated t = translate(pattern);
-    auto c = std::make_shared<CompiledRegex>();
-    c->source = pattern;
-    try {
-      auto flags = std::regex::ECMAScript;
-      if (t.icase) flags |= std::regex::icase;
-      c->re = std::regex(t.pattern, flags);
-    } catch (const std::regex_error& e) {
-      ctx.fail("pattern \"" + pattern +
-               "\" is not a regular expression this build understands: " + e.what());
-    }
-    cached = c;
-  }
   Tensor& y = ctx.output(0, DataType::boolean, x.shape());
   bool* out = y.mutable_data<bool>();
   const auto& s = x.strings();
-  for (std::size_t i = 0; i < s.size(); ++i) out[i] = std::regex_match(s[i], cached->re);
+  for (std::size_t i = 0; i < s.size(); ++i) out[i] = std::regex_match(s[i], compiled.re);
 }
 
 }  // namespace
@@ -100,7 +96,9 @@ void define_RegexFullMatch(OpDef& op) {
       .constraint("T2", {"tensor(bool)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_regex_full_match).kernel(regex_full_match_kernel);
+  op.all()
+      .infer(infer_regex_full_match)
+      .kernel(prepared_kernel(prepare_regex, regex_full_match_kernel));
 }
 
 }  // namespace onnxtool::ops

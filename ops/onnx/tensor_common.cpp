@@ -296,7 +296,7 @@ std::string indexed(const std::string& what, std::size_t i) {
   return what + "[" + std::to_string(i) + "]";
 }
 
-std::vector<int64_t> read_ints(const KernelContext& ctx, const Tensor& t, const std::string& what) {
+std::vector<int64_t> read_ints(const NodeInfo& ctx, const Tensor& t, const std::string& what) {
   return visit_type(t.dtype(), [&](auto tag) -> std::vector<int64_t> {
     using T = decltype(tag);
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
@@ -310,13 +310,13 @@ std::vector<int64_t> read_ints(const KernelContext& ctx, const Tensor& t, const 
   });
 }
 
-int64_t read_scalar_int(const KernelContext& ctx, const Tensor& t, const std::string& what) {
+int64_t read_scalar_int(const NodeInfo& ctx, const Tensor& t, const std::string& what) {
   if (t.numel() != 1)
     ctx.fail(what + " must hold exactly one value, got shape " + shape_to_string(t.shape()));
   return read_ints(ctx, t, what)[0];
 }
 
-int64_t checked_index(const KernelContext& ctx, int64_t index, int64_t dim, const std::string& what,
+int64_t checked_index(const NodeInfo& ctx, int64_t index, int64_t dim, const std::string& what,
                       const std::string& where) {
   if (index < -dim || index >= dim)
     ctx.fail(what + " = " + std::to_string(index) + " is out of range for " + where + " of size " +

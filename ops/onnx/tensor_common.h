@@ -200,12 +200,12 @@ void apply_moves(const KernelContext& ctx, Tensor& dst, const Tensor& src,
 // ---- indices --------------------------------------------------------------------------------
 
 // Every element of an integer tensor as int64; fails for other types, naming `what`.
-std::vector<int64_t> read_ints(const KernelContext& ctx, const Tensor& t, const std::string& what);
+std::vector<int64_t> read_ints(const NodeInfo& ctx, const Tensor& t, const std::string& what);
 // The single element of an integer tensor (rank 0 or one element).
-int64_t read_scalar_int(const KernelContext& ctx, const Tensor& t, const std::string& what);
+int64_t read_scalar_int(const NodeInfo& ctx, const Tensor& t, const std::string& what);
 // Normalises an index against a dimension: [-dim, dim) -> [0, dim); fails otherwise with
 // "<what> = 7 is out of range for <where> of size 3".
-int64_t checked_index(const KernelContext& ctx, int64_t index, int64_t dim, const std::string& what,
+int64_t checked_index(const NodeInfo& ctx, int64_t index, int64_t dim, const std::string& what,
                       const std::string& where);
 // Normalises an axis against a rank (accepting [-rank, rank)); fails otherwise.
 int64_t kernel_axis(const KernelContext& ctx, int64_t axis, int64_t rank,

@@ -43,7 +43,7 @@ class ChunkingContext final : public KernelContext {
   }
 
  protected:
-  std::any& cache_slot() override { return cache_; }
+  const KernelState* prepared_state() const override { return nullptr; }
 
  private:
   onnx::NodeProto node_;
@@ -51,7 +51,6 @@ class ChunkingContext final : public KernelContext {
   AttrView attrs_;
   Value none_;
   Tensor out_;
-  std::any cache_;
   int64_t chunk_;
 };
 

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// One Session serves two threads at once: every light model of the backend suite, and every
+// pytorch-converted and pytorch-operator model, runs two different inputs on two threads
+// concurrently, and each thread's outputs have the same bytes as the same input run alone. The
+// plan, the kernels' prepared state (packed weights, decoded attributes) and the folded constants
+// are shared; each run has its own frame.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <iostream>
+#include <thread>
+
+#include "core/diag/diagnostic.h"
+#include "core/exec/backend_test.h"
+#include "core/exec/session.h"
+#include "core/model/model.h"
+#include "onnx.pb.h"
+#include "tests/support/support.h"
+
+using namespace onnxtool;
+using namespace onnxtool::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Feeds = std::vector<std::pair<std::string, Value>>;
+
+// The declared shape with symbolic dims set to 1.
+Shape concrete_shape(const onnx::TypeProto& type) {
+  Shape shape;
+  for (const auto& d : type.tensor_type().shape().dim())
+    shape.push_back(d.has_dim_value() ? d.dim_value() : 1);
+  return shape;
+}
+
+// Float inputs of pseudo-random values in [-1, 1): a different stream per seed.
+Feeds random_feeds(const Session& s, uint32_t seed) {
+  Feeds feeds;
+  for (const auto& port : s.inputs()) {
+    if (port.has_initializer) continue;
+    REQUIRE(port.type);
+    REQUIRE(port.type->tensor_type().elem_type() == onnx::TensorProto::FLOAT);
+    Tensor t(DataType::float32, concrete_shape(*port.type));
+    uint32_t state = seed;
+    for (float& v : t.mutable_span<float>()) {
+      state = state * 1664525u + 1013904223u;
+      v = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
+    }
+    feeds.emplace_back(port.name, Value(t));
+  }
+  return feeds;
+}
+
+// The data set's inputs, by the model's inputs that have no initializer, in order.
+Feeds data_set_feeds(const Session& s, const BackendDataSet& ds) {
+  Feeds feeds;
+  std::size_t k = 0;
+  for (const auto& port : s.inputs())
+    if (!port.has_initializer && k < ds.inputs.size())
+      feeds.emplace_back(port.name, read_value_pb(ds.inputs[k++].string()));
+  return feeds;
+}
+
+// Float tensors scaled by -0.5 (other values kept): a second input that changes the outputs.
+Feeds scaled(const Feeds& feeds) {
+  Feeds out;
+  for (const auto& [name, v] : feeds) {
+    if (!v.is_tensor() || v.tensor().dtype() != DataType::float32) {
+      out.emplace_back(name, v);
+      continue;
+    }
+    Tensor t = v.tensor().clone();
+    for (float& x : t.mutable_span<float>()) x *= -0.5f;
+    out.emplace_back(name, Value(t));
+  }
+  return out;
+}
+
+bool same_bytes(const std::vector<Value>& a, const std::vector<Value>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_tensor() || !b[i].is_tensor()) return false;
+    const Tensor &x = a[i].tensor(), &y = b[i].tensor();
+    if (x.dtype() != y.dtype() || x.shape() != y.shape() ||
+        std::memcmp(x.raw(), y.raw(), x.nbytes()) != 0)
+      return false;
+  }
+  return true;
+}
+
+// Runs `first` and `second` alone, then both at once on two threads; each must give the bytes
+// it gave alone. Returns whether the two inputs gave different outputs (the check means more).
+bool check_two_threads(Session& session, const Feeds& first, const Feeds& second) {
+  const std::vector<Value> alone_first = session.run(first);
+  const std::vector<Value> alone_second = session.run(second);
+  std::vector<Value> together_first, together_second;
+  std::thread other([&] { together_second = session.run(second); });
+  together_first = session.run(first);
+  other.join();
+  CHECK(same_bytes(together_first, alone_first));
+  CHECK(same_bytes(together_second, alone_second));
+  return !same_bytes(alone_first, alone_second);
+}
+
+SessionOptions two_threads() {
+  SessionOptions options;
+  options.threads = 2;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("one Session runs the light models from two threads at once, with the same outputs") {
+  const fs::path shared = require_shared_dir("the two-thread Session test");
+  const auto tests = find_backend_tests(shared / "onnx-backend-tests" / "light");
+  REQUIRE(tests.size() >= 9);
+  for (const auto& test : tests) {
+    CAPTURE(test.name);
+    DiagSink sink;
+    const Model model = load_model(test.model.string(), {}, sink);
+    Session session(model, two_threads());
+    // The light models' outputs hardly depend on their inputs; the pytorch models below do.
+    check_two_threads(session, random_feeds(session, 1), random_feeds(session, 2));
+  }
+  std::cout << "session threads: " << tests.size() << " light models, two runs at once each\n";
+}
+
+TEST_CASE("one Session runs the pytorch models from two threads at once, with the same outputs") {
+  const fs::path shared = require_shared_dir("the two-thread Session test");
+  int models = 0, input_dependent = 0;
+  for (const char* folder : {"pytorch-converted", "pytorch-operator"}) {
+    for (const auto& test : find_backend_tests(shared / "onnx-backend-tests" / folder)) {
+      CAPTURE(test.name);
+      DiagSink sink;
+      const Model model = load_model(test.model.string(), {}, sink);
+      Session session(model, two_threads());
+      REQUIRE(!test.data_sets.empty());
+      const Feeds feeds = data_set_feeds(session, test.data_sets.front());
+      input_dependent += check_two_threads(session, feeds, scaled(feeds)) ? 1 : 0;
+      ++models;
+    }
+  }
+  CHECK(models == 117);
+  // Most of them compute something from a float input: the concurrent runs had work to mix up.
+  CHECK(input_dependent >= 100);
+  std::cout << "session threads: " << models << " pytorch models (" << input_dependent
+            << " with input-dependent outputs), two runs at once each\n";
+}
