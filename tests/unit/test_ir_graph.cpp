@@ -294,6 +294,75 @@ TEST_CASE("graph: subgraphs resolve names through enclosing scopes") {
   CHECK_FALSE(g.replace_all_uses("m3", "t"));
 }
 
+TEST_CASE("graph: graph lists and captures two scopes deep") {
+  // A node with a list of two graphs (attr.graphs); the first holds a node whose body (attr.g)
+  // reads mm from the main graph, two scopes up, and defines its own value named like nothing
+  // outside.
+  onnx::ModelProto m = chain_model();
+  onnx::GraphProto inner;
+  inner.set_name("inner");
+  *inner.add_node() = make_node("Neg", {"mm"}, {"deep"}, "deep_neg");
+  *inner.add_output() = value("deep");
+  onnx::GraphProto middle;
+  middle.set_name("middle");
+  onnx::NodeProto holder = make_node("Custom", {}, {"mid"}, "holder");
+  holder.set_domain("test.domain");
+  auto* body = holder.add_attribute();
+  body->set_name("body");
+  *body->mutable_g() = inner;
+  *middle.add_node() = holder;
+  *middle.add_output() = value("mid");
+  onnx::GraphProto other;
+  other.set_name("other");
+  *other.add_output() = value("W");
+  onnx::NodeProto multi = make_node("Custom", {}, {"chosen"}, "multi");
+  multi.set_domain("test.domain");
+  auto* branches = multi.add_attribute();
+  branches->set_name("branches");
+  branches->set_type(onnx::AttributeProto::GRAPHS);
+  *branches->add_graphs() = middle;
+  *branches->add_graphs() = other;
+  *m.mutable_graph()->add_node() = multi;
+  const onnx::ModelProto original = m;
+
+  ir::ModelGraph model = ir::ModelGraph::from_proto(m);
+  CHECK(model.problems().empty());
+  ir::Graph& g = *model.graph();
+  ir::Node* multi_node = node_named(g, "multi");
+  REQUIRE(multi_node->subgraphs().size() == 2);
+  CHECK(multi_node->subgraphs()[1].attribute == "branches");
+  CHECK(multi_node->subgraphs()[1].list_index == 1);
+  ir::Graph& mid = *multi_node->subgraphs()[0].graph;
+  ir::Graph& deep = *mid.nodes().begin()->subgraphs()[0].graph;
+  CHECK(deep.parent() == &mid);
+  CHECK(mid.parent() == &g);
+  CHECK(deep.outer_references() == std::vector<std::string>{"mm"});
+  CHECK(mid.outer_references() == std::vector<std::string>{"mm"});
+  CHECK(multi_node->subgraphs()[1].graph->outer_references() == std::vector<std::string>{"W"});
+  CHECK(deep.resolve("mm")->graph == &g);
+  CHECK(deep.resolve("mid")->graph == &mid);  // visible from the enclosing scope
+  CHECK(g.fresh_name("deep") == "deep_1");
+
+  std::string diff;
+  CHECK_MESSAGE(exactly_equal(original, model.to_proto(), &diff), diff);
+
+  // The MatMul is read two scopes down: not removable, and the reader depends on it.
+  ir::Node* matmul = node_named(g, "matmul");
+  CHECK_FALSE(g.remove_node(*matmul));
+  CHECK(g.is_topologically_sorted());
+  REQUIRE(g.append_node(make_node("Abs", {"X"}, {"fresh_mm"})));
+  CHECK(g.replace_all_uses("mm", "fresh_mm"));
+  CHECK(deep.nodes().begin()->inputs()[0] == "fresh_mm");
+  CHECK(deep.uses("fresh_mm").size() == 1);
+  // Now multi reads a value produced after it.
+  CHECK_FALSE(g.is_topologically_sorted());
+  CHECK(g.toposort());
+  CHECK(g.index_of(*multi_node) == int(g.node_count()) - 1);
+  // Nothing reads mm any more, at any depth.
+  CHECK_FALSE(g.is_used("mm"));
+  CHECK(g.remove_node(*matmul));
+}
+
 TEST_CASE("graph: topological order, sorting, and cycles named") {
   onnx::ModelProto m = chain_model();
   auto* nodes = m.mutable_graph()->mutable_node();
