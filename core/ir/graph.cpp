@@ -96,7 +96,8 @@ std::string NameTable::fresh(const std::string& base_in) {
 
 Node::~Node() = default;
 
-void Node::set_attribute_tensor(const std::string& attribute, Tensor value) {
+Status Node::set_attribute_tensor(const std::string& attribute, Tensor value) {
+  if (!value.defined()) return Status::failure("the tensor has no element type");
   const auto& attrs = proto_->attribute();
   const bool present =
       std::any_of(attrs.begin(), attrs.end(), [&](const auto& a) { return a.name() == attribute; });
@@ -106,6 +107,7 @@ void Node::set_attribute_tensor(const std::string& attribute, Tensor value) {
     a->set_type(onnx::AttributeProto::TENSOR);
   }
   tensor_attributes_[attribute] = std::move(value);
+  return Status::success();
 }
 
 std::optional<Tensor> Node::attribute_tensor(const std::string& attribute,

@@ -108,8 +108,8 @@ class Node {
 
   // A tensor attribute (e.g. a constant's value) given as a Tensor: kept as it is (a view of
   // mapped or raw data stays a view) and encoded only by to_proto. Adds the attribute when the
-  // node has none of that name.
-  void set_attribute_tensor(const std::string& attribute, Tensor value);
+  // node has none of that name. Refused for a tensor without an element type.
+  Status set_attribute_tensor(const std::string& attribute, Tensor value);
   // The attribute's tensor: the one set above, or the stored TensorProto decoded (raw_data is
   // wrapped, not copied). nullopt when the node has no such tensor attribute. Throws Error when
   // the stored tensor is malformed.

@@ -447,7 +447,9 @@ TEST_CASE("graph: tensors given as views are written back only by to_proto") {
   // A constant node whose value is the view.
   ir::Node* c = g.append_node(make_node("Constant", {}, {"c"}, "const"));
   REQUIRE(c);
-  c->set_attribute_tensor("value", view);
+  CHECK(c->set_attribute_tensor("value", view));
+  CHECK_FALSE(c->set_attribute_tensor("other", Tensor()));
+  CHECK(c->proto().attribute_size() == 1);
   CHECK(c->attribute_tensor("value")->raw() == view.raw());
   CHECK(c->proto().attribute(0).name() == "value");
   CHECK_FALSE(c->proto().attribute(0).has_t());  // not encoded until to_proto
