@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/ir/graph.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "core/ir/location.h"
+
+namespace onnxtool::ir {
+
+namespace {
+
+const std::vector<Use> kNoUses;
+
+// The names a proto graph (and its subgraphs) uses, for graphs kept as protos (training graphs)
+// so that fresh names stay clear of them too.
+void reserve_node_names(const onnx::NodeProto& node, NameTable& names);
+
+void reserve_graph_names(const onnx::GraphProto& g, NameTable& names) {
+  names.reserve(g.name());
+  for (const auto& v : g.input()) names.reserve(v.name());
+  for (const auto& v : g.output()) names.reserve(v.name());
+  for (const auto& v : g.value_info()) names.reserve(v.name());
+  for (const auto& t : g.initializer()) names.reserve(t.name());
+  for (const auto& s : g.sparse_initializer()) names.reserve(s.values().name());
+  for (const auto& n : g.node()) reserve_node_names(n, names);
+}
+
+void reserve_node_names(const onnx::NodeProto& node, NameTable& names) {
+  names.reserve(node.name());
+  for (const auto& s : node.input()) names.reserve(s);
+  for (const auto& s : node.output()) names.reserve(s);
+  for (const auto& a : node.attribute()) {
+    if (a.has_g()) reserve_graph_names(a.g(), names);
+    for (const auto& g : a.graphs()) reserve_graph_names(g, names);
+  }
+}
+
+void reserve_function_names(const onnx::FunctionProto& f, NameTable& names) {
+  names.reserve(f.name());
+  for (const auto& s : f.input()) names.reserve(s);
+  for (const auto& s : f.output()) names.reserve(s);
+  for (const auto& v : f.value_info()) names.reserve(v.name());
+  for (const auto& n : f.node()) reserve_node_names(n, names);
+}
+
+Diagnostic problem(std::string rule, std::string location, std::string message) {
+  Diagnostic d;
+  d.severity = Severity::error;
+  d.rule = std::move(rule);
+  d.location = std::move(location);
+  d.message = std::move(message);
+  return d;
+}
+
+// Moves every element out of a repeated proto field into a vector.
+template <class T>
+std::vector<T> take_all(google::protobuf::RepeatedPtrField<T>& field) {
+  std::vector<T> out;
+  out.reserve(field.size());
+  for (auto& item : field) out.push_back(std::move(item));
+  field.Clear();
+  return out;
+}
+
+}  // namespace
+
+// ---- NameTable ---------------------------------------------------------------------------
+
+void NameTable::reserve(const std::string& name) {
+  if (!name.empty()) used_.insert(name);
+}
+
+std::string NameTable::fresh(const std::string& base_in) {
+  const std::string base = base_in.empty() ? "tmp" : base_in;
+  if (!contains(base)) {
+    reserve(base);
+    return base;
+  }
+  // Remembering where the last search for this base ended keeps repeated requests linear.
+  int& k = next_suffix_[base];
+  if (k == 0) k = 1;
+  for (;; ++k) {
+    std::string candidate = base + "_" + std::to_string(k);
+    if (!contains(candidate)) {
+      ++k;
+      reserve(candidate);
+      return candidate;
+    }
+  }
+}
+
+// ---- Node --------------------------------------------------------------------------------
+
+Node::~Node() = default;
+
+Status Node::set_attribute_tensor(const std::string& attribute, Tensor value) {
+  if (!value.defined()) return Status::failure("the tensor has no element type");
+  const auto& attrs = proto_->attribute();
+  const bool present =
+      std::any_of(attrs.begin(), attrs.end(), [&](const auto& a) { return a.name() == attribute; });
+  if (!present) {
+    auto* a = proto_->add_attribute();
+    a->set_name(attribute);
+    a->set_type(onnx::AttributeProto::TENSOR);
+  }
+  tensor_attributes_[attribute] = std::move(value);
+  return Status::success();
+}
+
+std::optional<Tensor> Node::attribute_tensor(const std::string& attribute,
+                                             const TensorSource& source) const {
+  if (auto it = tensor_attributes_.find(attribute); it != tensor_attributes_.end())
+    return it->second;
+  for (const auto& a : proto_->attribute()) {
+    if (a.name() != attribute || !a.has_t()) continue;
+    TensorSource s = source;
+    if (!s.owner) s.owner = proto_;  // raw_data is viewed in place while the tensor lives
+    return tensor_from_proto(a.t(), s);
+  }
+  return std::nullopt;
+}
+
+void Node::to_proto(onnx::NodeProto& out) const {
+  out = *proto_;
+  for (const auto& s : inputs_) out.add_input(s);
+  for (const auto& s : outputs_) out.add_output(s);
+  for (const auto& [name, tensor] : tensor_attributes_) {
+    for (auto& a : *out.mutable_attribute()) {
+      if (a.name() != name) continue;
+      tensor_to_proto(tensor, *a.mutable_t());
+      break;
+    }
+  }
+  for (const auto& sub : owned_subgraphs_) {
+    auto* a = out.mutable_attribute(sub.attribute_index);
+    sub.graph->to_proto(sub.list_index < 0 ? *a->mutable_g() : *a->add_graphs());
+  }
+}
+
+// ---- Graph: construction and output ------------------------------------------------------
+
+Graph::Graph(Private, Graph* parent, Node* owner, std::shared_ptr<Shared> shared)
+    : parent_(parent), owner_(owner), shared_(std::move(shared)) {}
+
+Graph::~Graph() = default;
+
+std::unique_ptr<Graph> Graph::from_proto(onnx::GraphProto proto) {
+  auto g = build(std::move(proto), nullptr, nullptr, std::make_shared<Shared>(), kMainGraphPrefix);
+  g->reserve_names();
+  g->report_undefined(kMainGraphPrefix);
+  return g;
+}
+
+std::unique_ptr<Graph> Graph::build(onnx::GraphProto proto, Graph* parent, Node* owner,
+                                    std::shared_ptr<Shared> shared, const std::string& prefix) {
+  auto g = std::make_unique<Graph>(Private{}, parent, owner, std::move(shared));
+  g->inputs_ = take_all(*proto.mutable_input());
+  g->outputs_ = take_all(*proto.mutable_output());
+  g->value_info_ = take_all(*proto.mutable_value_info());
+  g->sparse_ = take_all(*proto.mutable_sparse_initializer());
+  for (auto& t : *proto.mutable_initializer()) {
+    Initializer init;
+    init.name = t.name();
+    init.proto = std::make_shared<const onnx::TensorProto>(std::move(t));
+    g->initializers_.push_back(std::move(init));
+  }
+  proto.clear_initializer();
+  for (int i = 0; i < proto.node_size(); ++i) {
+    const std::string location = node_location(prefix, i, proto.node(i));
+    auto node = g->make_node(std::move(*proto.mutable_node(i)), location);
+    auto it = g->nodes_.insert(g->nodes_.end(), std::move(node));
+    (*it)->position_ = it;
+  }
+  proto.clear_node();
+  g->shell_ = std::move(proto);
+  g->rebuild_index();
+
+  auto& problems = g->shared_->problems;
+  for (std::size_t i = 0; i < g->inputs_.size(); ++i)
+    if (g->inputs_[i].name().empty())
+      problems.push_back(problem("ir.missing-name", item_location(prefix, "input", int(i), ""),
+                                 "a graph input has no name"));
+  for (std::size_t i = 0; i < g->initializers_.size(); ++i)
+    if (g->initializers_[i].name.empty())
+      problems.push_back(problem("ir.missing-name",
+                                 item_location(prefix, "initializer", int(i), ""),
+                                 "an initializer has no name"));
+  int index = 0;
+  for (const Node& n : g->nodes()) {
+    for (const auto& out : n.outputs()) {
+      if (out.empty()) continue;
+      const auto& producers = g->producers_.at(out);
+      const bool declared = g->declared_.count(out) != 0;
+      if (producers.front().node != &n || declared)
+        problems.push_back(
+            problem("ir.duplicate-producer", node_location(prefix, index, n.proto()),
+                    "output " + quoted_name(out) + " is already defined " +
+                        (declared ? "as a graph input or initializer" : "by an earlier node")));
+    }
+    ++index;
+  }
+  return g;
+}
+
+std::unique_ptr<Node> Graph::make_node(onnx::NodeProto proto, const std::string& location) {
+  std::unique_ptr<Node> node(new Node());
+  node->graph_ = this;
+  node->proto_ = std::make_shared<onnx::NodeProto>(std::move(proto));
+  onnx::NodeProto& p = *node->proto_;
+  node->inputs_.assign(p.input().begin(), p.input().end());
+  node->outputs_.assign(p.output().begin(), p.output().end());
+  p.clear_input();
+  p.clear_output();
+  for (int a = 0; a < p.attribute_size(); ++a) {
+    auto* attr = p.mutable_attribute(a);
+    if (attr->has_g()) {
+      auto child = build(std::move(*attr->mutable_g()), this, node.get(), shared_,
+                         subgraph_prefix(location, attr->name()));
+      attr->clear_g();
+      node->owned_subgraphs_.push_back({a, -1, std::move(child)});
+    }
+    for (int j = 0; j < attr->graphs_size(); ++j) {
+      auto child = build(std::move(*attr->mutable_graphs(j)), this, node.get(), shared_,
+                         subgraph_prefix(location, attr->name(), j));
+      node->owned_subgraphs_.push_back({a, j, std::move(child)});
+    }
+    attr->clear_graphs();
+  }
+  for (const auto& sub : node->owned_subgraphs_)
+    node->subgraph_refs_.push_back(
+        {p.attribute(sub.attribute_index).name(), sub.list_index, sub.graph.get()});
+  return node;
+}
+
+void Graph::reserve_names() {
+  NameTable& names = shared_->names;
+  names.reserve(shell_.name());
+  for (const auto* list : {&inputs_, &outputs_, &value_info_})
+    for (const auto& v : *list) names.reserve(v.name());
+  for (const auto& init : initializers_) names.reserve(init.name);
+  for (const auto& s : sparse_) names.reserve(s.values().name());
+  for (const Node& n : nodes()) {
+    names.reserve(n.name());
+    for (const auto& s : n.inputs()) names.reserve(s);
+    for (const auto& s : n.outputs()) names.reserve(s);
+    for (const auto& sub : n.subgraphs()) sub.graph->reserve_names();
+  }
+}
+
+void Graph::report_undefined(const std::string& prefix) const {
+  auto& problems = shared_->problems;
+  int index = 0;
+  for (const Node& n : nodes()) {
+    const std::string location = node_location(prefix, index++, n.proto());
+    for (std::size_t i = 0; i < n.inputs().size(); ++i) {
+      const std::string& in = n.inputs()[i];
+      if (!in.empty() && !resolve(in))
+        problems.push_back(problem("ir.undefined-value", location,
+                                   "input " + std::to_string(i) + " " + quoted_name(in) +
+                                       " is not defined in this graph or an enclosing one"));
+    }
+    for (const auto& sub : n.subgraphs())
+      sub.graph->report_undefined(subgraph_prefix(location, sub.attribute, sub.list_index));
+  }
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    const std::string& name = outputs_[i].name();
+    if (!name.empty() && !resolve(name))
+      problems.push_back(problem("ir.undefined-value",
+                                 item_location(prefix, "output", int(i), name),
+                                 "the graph output is not defined"));
+  }
+}
+
+void Graph::to_proto(onnx::GraphProto& out) const {
+  out = shell_;
+  for (const Node& n : nodes()) n.to_proto(*out.add_node());
+  for (const auto& init : initializers_) {
+    auto* t = out.add_initializer();
+    if (init.proto) *t = *init.proto;
+    if (init.tensor) tensor_to_proto(*init.tensor, *t);
+    // Set only on a change, so that a stored name's presence (even an empty one) is kept.
+    if (!init.proto || init.proto->name() != init.name) t->set_name(init.name);
+  }
+  for (const auto& s : sparse_) *out.add_sparse_initializer() = s;
+  for (const auto& v : inputs_) *out.add_input() = v;
+  for (const auto& v : outputs_) *out.add_output() = v;
+  for (const auto& v : value_info_) *out.add_value_info() = v;
+}
+
+onnx::GraphProto Graph::to_proto() const {
+  onnx::GraphProto out;
+  to_proto(out);
+  return out;
+}
+
+void Graph::set_name(const std::string& name) {
+  shell_.set_name(name);
+  shared_->names.reserve(name);
+}
+
+std::string Graph::fresh_name(const std::string& base) {
+  return shared_->names.fresh(base);
+}
+
+// ---- Graph: indexes ----------------------------------------------------------------------
+
+void Graph::declare(const std::string& name) {
+  if (!name.empty()) ++declared_[name];
+}
+
+void Graph::undeclare(const std::string& name) {
+  auto it = declared_.find(name);
+  if (it != declared_.end() && --it->second == 0) declared_.erase(it);
+}
+
+void Graph::add_use(const std::string& value, Node& node, int input) {
+  if (!value.empty()) uses_[value].push_back({&node, input});
+}
+
+void Graph::drop_use(const std::string& value, const Node& node, int input) {
+  auto it = uses_.find(value);
+  if (it == uses_.end()) return;
+  auto& list = it->second;
+  list.erase(std::remove_if(list.begin(), list.end(),
+                            [&](const Use& u) { return u.node == &node && u.input == input; }),
+             list.end());
+  if (list.empty()) uses_.erase(it);
+}
+
+void Graph::index_node(Node& node) {
+  for (std::size_t i = 0; i < node.outputs_.size(); ++i)
+    if (!node.outputs_[i].empty()) producers_[node.outputs_[i]].push_back({&node, int(i)});
+  for (std::size_t i = 0; i < node.inputs_.size(); ++i) add_use(node.inputs_[i], node, int(i));
+}
+
+void Graph::unindex_node(Node& node) {
+  for (const auto& out : node.outputs_) {
+    auto it = producers_.find(out);
+    if (it == producers_.end()) continue;
+    auto& list = it->second;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const Producer& p) { return p.node == &node; }),
+               list.end());
+    if (list.empty()) producers_.erase(it);
+  }
+  for (std::size_t i = 0; i < node.inputs_.size(); ++i) drop_use(node.inputs_[i], node, int(i));
+}
+
+void Graph::rebuild_index() {
+  producers_.clear();
+  uses_.clear();
+  declared_.clear();
+  for (const auto& v : inputs_) declare(v.name());
+  for (const auto& init : initializers_) declare(init.name);
+  for (const auto& s : sparse_) declare(s.values().name());
+  for (const auto& n : nodes_) index_node(*n);
+}
+
+bool Graph::defines_locally(const std::string& name) const {
+  return !name.empty() && (declared_.count(name) != 0 || producers_.count(name) != 0);
+}
+
+bool Graph::has_initializer_named(const std::string& name) const {
+  return initializer(name) != nullptr ||
+         std::any_of(sparse_.begin(), sparse_.end(),
+                     [&](const auto& s) { return s.values().name() == name; });
+}
+
+Node* Graph::producer(const std::string& value, int* output) const {
+  auto it = producers_.find(value);
+  if (it == producers_.end()) return nullptr;
+  if (output) *output = it->second.front().output;
+  return it->second.front().node;
+}
+
+const std::vector<Use>& Graph::uses(const std::string& value) const {
+  auto it = uses_.find(value);
+  return it == uses_.end() ? kNoUses : it->second;
+}
+
+bool Graph::is_read_except(const std::string& value, const Node* except) const {
+  if (value.empty()) return false;
+  for (const Use& u : uses(value))
+    if (u.node != except) return true;
+  for (const auto& v : outputs_)
+    if (v.name() == value) return true;
+  for (const Node& n : nodes()) {
+    if (&n == except) continue;
+    for (const auto& sub : n.subgraphs()) {
+      const auto refs = sub.graph->outer_references();
+      if (std::find(refs.begin(), refs.end(), value) != refs.end()) return true;
+    }
+  }
+  return false;
+}
+
+bool Graph::is_used(const std::string& value) const {
+  return is_read_except(value, nullptr);
+}
+
+std::optional<ValueDef> Graph::find_local(const std::string& name) const {
+  if (name.empty()) return std::nullopt;
+  if (declared_.count(name)) {
+    for (const auto& v : inputs_)
+      if (v.name() == name) return ValueDef{this, ValueKind::graph_input, nullptr, 0};
+    if (initializer(name)) return ValueDef{this, ValueKind::initializer, nullptr, 0};
+    return ValueDef{this, ValueKind::sparse_initializer, nullptr, 0};
+  }
+  int output = 0;
+  if (Node* n = producer(name, &output)) return ValueDef{this, ValueKind::node_output, n, output};
+  return std::nullopt;
+}
+
+std::optional<ValueDef> Graph::resolve(const std::string& name) const {
+  for (const Graph* g = this; g; g = g->parent_)
+    if (auto def = g->find_local(name)) return def;
+  return std::nullopt;
+}
+
+std::vector<std::string> Graph::outer_references() const {
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  auto consider = [&](const std::string& name) {
+    if (!name.empty() && !defines_locally(name) && seen.insert(name).second) out.push_back(name);
+  };
+  for (const Node& n : nodes()) {
+    for (const auto& in : n.inputs()) consider(in);
+    for (const auto& sub : n.subgraphs())
+      for (const auto& name : sub.graph->outer_references()) consider(name);
+  }
+  for (const auto& v : outputs_) consider(v.name());
+  return out;
+}
+
+std::vector<Node*> Graph::node_list() const {
+  std::vector<Node*> out;
+  out.reserve(nodes_.size());
+  for (const auto& n : nodes_) out.push_back(n.get());
+  return out;
+}
+
+int Graph::index_of(const Node& node) const {
+  if (node.graph_ != this) return -1;
+  int i = 0;
+  for (const auto& n : nodes_) {
+    if (n.get() == &node) return i;
+    ++i;
+  }
+  return -1;
+}
+
+// ---- Graph: editing ----------------------------------------------------------------------
+
+Status Graph::check_new_outputs(const onnx::NodeProto& proto) const {
+  std::unordered_set<std::string> own;
+  for (const auto& out : proto.output()) {
+    if (out.empty()) continue;
+    if (!own.insert(out).second)
+      return Status::failure("the node names output " + quoted_name(out) + " twice");
+    if (defines_locally(out))
+      return Status::failure("output " + quoted_name(out) + " is already defined in this graph");
+    if (parent_ && parent_->resolve(out))
+      return Status::failure("output " + quoted_name(out) +
+                             " would shadow a value of an enclosing graph");
+  }
+  return Status::success();
+}
+
+Node* Graph::insert_node(NodeList::iterator where, onnx::NodeProto proto, Status* why) {
+  Status s = check_new_outputs(proto);
+  if (!s) {
+    if (why) *why = std::move(s);
+    return nullptr;
+  }
+  const std::string location = "inserted " + node_location("", 0, proto);
+  auto it = nodes_.insert(where, make_node(std::move(proto), location));
+  Node& node = **it;
+  node.position_ = it;
+  index_node(node);
+  NameTable& names = shared_->names;
+  names.reserve(node.name());
+  for (const auto& v : node.inputs_) names.reserve(v);
+  for (const auto& v : node.outputs_) names.reserve(v);
+  for (const auto& sub : node.subgraphs()) sub.graph->reserve_names();
+  if (why) *why = Status::success();
+  return &node;
+}
+
+Node* Graph::append_node(onnx::NodeProto proto, Status* why) {
+  return insert_node(nodes_.end(), std::move(proto), why);
+}
+
+Node* Graph::insert_node_before(const Node& anchor, onnx::NodeProto proto, Status* why) {
+  if (anchor.graph_ != this) {
+    if (why) *why = Status::failure("the anchor node belongs to another graph");
+    return nullptr;
+  }
+  return insert_node(anchor.position_, std::move(proto), why);
+}
+
+Node* Graph::insert_node_after(const Node& anchor, onnx::NodeProto proto, Status* why) {
+  if (anchor.graph_ != this) {
+    if (why) *why = Status::failure("the anchor node belongs to another graph");
+    return nullptr;
+  }
+  return insert_node(std::next(anchor.position_), std::move(proto), why);
+}
+
+Status Graph::remove_node(Node& node, Removal mode) {
+  if (node.graph_ != this) return Status::failure("the node belongs to another graph");
+  if (mode == Removal::require_unused)
+    for (const auto& out : node.outputs_)
+      if (is_read_except(out, &node))
+        return Status::failure("output " + quoted_name(out) + " is still read");
+  unindex_node(node);
+  nodes_.erase(node.position_);  // destroys the node and its subgraphs
+  return Status::success();
+}
+
+Status Graph::set_node_input(Node& node, int index, const std::string& value) {
+  if (node.graph_ != this) return Status::failure("the node belongs to another graph");
+  if (index < 0 || index >= int(node.inputs_.size()))
+    return Status::failure("the node has no input " + std::to_string(index));
+  drop_use(node.inputs_[index], node, index);
+  node.inputs_[index] = value;
+  add_use(value, node, index);
+  shared_->names.reserve(value);
+  return Status::success();
+}
+
+void Graph::append_node_input(Node& node, const std::string& value) {
+  node.inputs_.push_back(value);
+  add_use(value, node, int(node.inputs_.size()) - 1);
+  shared_->names.reserve(value);
+}
+
+bool Graph::shadows_in_readers(const std::string& old_value, const std::string& new_value) const {
+  for (const Node& n : nodes()) {
+    for (const auto& sub : n.subgraphs()) {
+      const Graph& child = *sub.graph;
+      if (child.defines_locally(old_value)) continue;  // reads its own old_value
+      const auto refs = child.outer_references();
+      if (std::find(refs.begin(), refs.end(), old_value) == refs.end()) continue;
+      if (child.defines_locally(new_value) || child.shadows_in_readers(old_value, new_value))
+        return true;
+    }
+  }
+  return false;
+}
+
+void Graph::replace_outer_reads(const std::string& old_value, const std::string& new_value,
+                                bool rename_declarations) {
+  if (defines_locally(old_value)) return;  // this scope's old_value is another value
+  const std::vector<Use> reads = uses(old_value);
+  for (const Use& u : reads) (void)set_node_input(*u.node, u.input, new_value);
+  for (auto& v : outputs_)
+    if (v.name() == old_value) v.set_name(new_value);
+  if (rename_declarations)
+    for (auto& v : value_info_)
+      if (v.name() == old_value) v.set_name(new_value);
+  for (const Node& n : nodes())
+    for (const auto& sub : n.subgraphs())
+      sub.graph->replace_outer_reads(old_value, new_value, rename_declarations);
+}
+
+Status Graph::replace_all_uses(const std::string& old_value, const std::string& new_value) {
+  if (old_value.empty()) return Status::failure("no value named");
+  if (old_value == new_value) return Status::success();
+  if (shadows_in_readers(old_value, new_value))
+    return Status::failure("a subgraph reading " + quoted_name(old_value) + " defines its own " +
+                           quoted_name(new_value));
+  const std::vector<Use> reads = uses(old_value);
+  for (const Use& u : reads) (void)set_node_input(*u.node, u.input, new_value);
+  for (const Node& n : nodes())
+    for (const auto& sub : n.subgraphs())
+      sub.graph->replace_outer_reads(old_value, new_value, false);
+  shared_->names.reserve(new_value);
+  return Status::success();
+}
+
+void Graph::rename_local(const std::string& old_name, const std::string& new_name) {
+  auto rename = [&](std::string& s) {
+    if (s == old_name) s = new_name;
+  };
+  for (auto& n : nodes_) {
+    for (auto& s : n->inputs_) rename(s);
+    for (auto& s : n->outputs_) rename(s);
+  }
+  for (auto* list : {&inputs_, &outputs_, &value_info_})
+    for (auto& v : *list)
+      if (v.name() == old_name) v.set_name(new_name);
+  for (auto& init : initializers_) rename(init.name);
+  for (auto& s : sparse_)
+    if (s.values().name() == old_name) s.mutable_values()->set_name(new_name);
+  for (auto& a : *shell_.mutable_quantization_annotation())
+    if (a.tensor_name() == old_name) a.set_tensor_name(new_name);
+  rebuild_index();
+  for (auto& n : nodes_)
+    for (const auto& sub : n->subgraphs()) sub.graph->replace_outer_reads(old_name, new_name, true);
+}
+
+Status Graph::rename_value(const std::string& old_name, const std::string& new_name) {
+  if (old_name.empty() || new_name.empty()) return Status::failure("a value name is empty");
+  if (old_name == new_name) return Status::success();
+  if (shared_->names.contains(new_name))
+    return Status::failure(quoted_name(new_name) + " is already a name in the model");
+  const auto def = resolve(old_name);
+  Graph* scope = def ? const_cast<Graph*>(def->graph) : this;
+  scope->rename_local(old_name, new_name);
+  shared_->names.reserve(new_name);
+  return Status::success();
+}
+
+Status Graph::add_input(onnx::ValueInfoProto input) {
+  const std::string name = input.name();
+  if (name.empty()) return Status::failure("a graph input needs a name");
+  for (const auto& v : inputs_)
+    if (v.name() == name) return Status::failure("input " + quoted_name(name) + " exists");
+  if (producers_.count(name))
+    return Status::failure(quoted_name(name) + " is already produced by a node");
+  inputs_.push_back(std::move(input));
+  declare(name);
+  shared_->names.reserve(name);
+  return Status::success();
+}
+
+Status Graph::remove_input(const std::string& name) {
+  auto it = std::find_if(inputs_.begin(), inputs_.end(),
+                         [&](const onnx::ValueInfoProto& v) { return v.name() == name; });
+  if (it == inputs_.end()) return Status::failure("no input " + quoted_name(name));
+  inputs_.erase(it);
+  undeclare(name);
+  return Status::success();
+}
+
+void Graph::add_output(onnx::ValueInfoProto output) {
+  shared_->names.reserve(output.name());
+  outputs_.push_back(std::move(output));
+}
+
+// ---- Graph: initializers -----------------------------------------------------------------
+
+const Initializer* Graph::initializer(const std::string& name) const {
+  for (const auto& init : initializers_)
+    if (init.name == name) return &init;
+  return nullptr;
+}
+
+Status Graph::add_initializer(onnx::TensorProto tensor) {
+  Initializer init;
+  init.name = tensor.name();
+  init.proto = std::make_shared<const onnx::TensorProto>(std::move(tensor));
+  const std::string name = init.name;
+  if (name.empty()) return Status::failure("an initializer needs a name");
+  // A graph input of the same name is allowed: the initializer is its default.
+  if (has_initializer_named(name) || producers_.count(name))
+    return Status::failure(quoted_name(name) + " is already defined in this graph");
+  if (parent_ && parent_->resolve(name))
+    return Status::failure(quoted_name(name) + " would shadow a value of an enclosing graph");
+  initializers_.push_back(std::move(init));
+  declare(name);
+  shared_->names.reserve(name);
+  return Status::success();
+}
+
+Status Graph::add_initializer(const std::string& name, Tensor value) {
+  if (!value.defined()) return Status::failure("the tensor has no element type");
+  onnx::TensorProto header;
+  header.set_name(name);
+  Status s = add_initializer(std::move(header));
+  // The header proto only carries the name; the Tensor supplies everything else on output.
+  if (s) initializers_.back().tensor = std::move(value);
+  return s;
+}
+
+Status Graph::set_initializer(const std::string& name, Tensor value) {
+  if (!value.defined()) return Status::failure("the tensor has no element type");
+  for (auto& init : initializers_) {
+    if (init.name != name) continue;
+    init.tensor = std::move(value);
+    return Status::success();
+  }
+  return Status::failure("no initializer " + quoted_name(name));
+}
+
+Status Graph::remove_initializer(const std::string& name) {
+  auto it = std::find_if(initializers_.begin(), initializers_.end(),
+                         [&](const Initializer& i) { return i.name == name; });
+  if (it == initializers_.end()) return Status::failure("no initializer " + quoted_name(name));
+  initializers_.erase(it);
+  undeclare(name);
+  return Status::success();
+}
+
+std::optional<Tensor> Graph::initializer_tensor(const std::string& name,
+                                                const TensorSource& source) const {
+  const Initializer* init = initializer(name);
+  if (!init) return std::nullopt;
+  if (init->tensor) return *init->tensor;
+  TensorSource s = source;
+  if (!s.owner) s.owner = init->proto;  // raw_data is viewed in place while the tensor lives
+  return tensor_from_proto(*init->proto, s);
+}
+
+// ---- Graph: order ------------------------------------------------------------------------
+
+std::vector<Node*> Graph::local_dependencies(const Node& node) const {
+  std::vector<Node*> deps;
+  auto add = [&](const std::string& value) {
+    if (Node* p = producer(value)) deps.push_back(p);
+  };
+  for (const auto& in : node.inputs()) add(in);
+  for (const auto& sub : node.subgraphs())
+    for (const auto& name : sub.graph->outer_references()) add(name);
+  std::sort(deps.begin(), deps.end());
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  return deps;
+}
+
+bool Graph::is_topologically_sorted() const {
+  std::unordered_map<const Node*, int> position;
+  int i = 0;
+  for (const Node& n : nodes()) position[&n] = i++;
+  for (const Node& n : nodes())
+    for (const Node* dep : local_dependencies(n))
+      if (position.at(dep) >= position.at(&n)) return false;
+  return true;
+}
+
+Status Graph::toposort(std::vector<Node*>* cycle) {
+  const std::vector<Node*> order = node_list();
+  const int count = int(order.size());
+  std::unordered_map<const Node*, int> position;
+  for (int i = 0; i < count; ++i) position[order[i]] = i;
+  std::vector<std::vector<int>> dependents(count), dependencies(count);
+  std::vector<int> waiting(count, 0);
+  for (int i = 0; i < count; ++i) {
+    for (const Node* dep : local_dependencies(*order[i])) {
+      const int d = position.at(dep);
+      dependencies[i].push_back(d);
+      dependents[d].push_back(i);
+      ++waiting[i];
+    }
+  }
+  // Kahn's algorithm, always taking the earliest ready node, so a sorted graph stays as it is.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int i = 0; i < count; ++i)
+    if (waiting[i] == 0) ready.push(i);
+  std::vector<int> sorted;
+  sorted.reserve(count);
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    sorted.push_back(i);
+    for (int d : dependents[i])
+      if (--waiting[d] == 0) ready.push(d);
+  }
+  if (int(sorted.size()) == count) {
+    for (int i : sorted) nodes_.splice(nodes_.end(), nodes_, order[i]->position_);
+    if (cycle) cycle->clear();
+    return Status::success();
+  }
+  // Every node left waits on another node left: walking from one to a waiting dependency must
+  // come back to a node already seen, and the walk from there on is a cycle.
+  int start = 0;
+  while (waiting[start] == 0) ++start;
+  std::vector<int> walk;
+  std::unordered_map<int, std::size_t> seen_at;
+  int at = start;
+  while (!seen_at.count(at)) {
+    seen_at[at] = walk.size();
+    walk.push_back(at);
+    for (int d : dependencies[at])
+      if (waiting[d] > 0) {
+        at = d;
+        break;
+      }
+  }
+  std::vector<int> loop(walk.begin() + std::ptrdiff_t(seen_at[at]), walk.end());
+  std::reverse(loop.begin(), loop.end());  // producers first
+  std::string message = "nodes depend on each other in a cycle:";
+  for (int i : loop) message += " " + node_location("", i, order[i]->proto()) + " ->";
+  message += " " + node_location("", loop.front(), order[loop.front()]->proto());
+  if (cycle) {
+    cycle->clear();
+    for (int i : loop) cycle->push_back(order[i]);
+  }
+  return Status::failure(message);
+}
+
+// ---- ModelGraph --------------------------------------------------------------------------
+
+ModelGraph ModelGraph::from_proto(onnx::ModelProto model) {
+  ModelGraph m;
+  auto shared = std::make_shared<Graph::Shared>();
+  if (model.has_graph()) {
+    m.graph_ =
+        Graph::build(std::move(*model.mutable_graph()), nullptr, nullptr, shared, kMainGraphPrefix);
+    model.clear_graph();
+  }
+  m.header_ = std::move(model);
+  NameTable& names = shared->names;
+  for (const auto& f : m.header_.functions()) reserve_function_names(f, names);
+  for (const auto& t : m.header_.training_info()) {
+    if (t.has_initialization()) reserve_graph_names(t.initialization(), names);
+    if (t.has_algorithm()) reserve_graph_names(t.algorithm(), names);
+  }
+  if (m.graph_) {
+    m.graph_->reserve_names();
+    m.graph_->report_undefined(kMainGraphPrefix);
+  } else {
+    m.orphan_names_ = std::shared_ptr<NameTable>(shared, &shared->names);
+  }
+  return m;
+}
+
+void ModelGraph::to_proto(onnx::ModelProto& out) const {
+  out = header_;
+  if (graph_) graph_->to_proto(*out.mutable_graph());
+}
+
+onnx::ModelProto ModelGraph::to_proto() const {
+  onnx::ModelProto out;
+  to_proto(out);
+  return out;
+}
+
+std::vector<Diagnostic> ModelGraph::problems() const {
+  return graph_ ? graph_->problems() : std::vector<Diagnostic>{};
+}
+
+std::string ModelGraph::fresh_name(const std::string& base) {
+  return graph_ ? graph_->fresh_name(base) : orphan_names_->fresh(base);
+}
+
+}  // namespace onnxtool::ir
