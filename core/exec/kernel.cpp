@@ -2,6 +2,7 @@
 #include "core/exec/kernel.h"
 
 #include "core/infer/type.h"
+#include "onnx.pb.h"
 
 namespace onnxtool {
 
@@ -33,6 +34,14 @@ std::optional<Shape> PrepareContext::static_shape(std::size_t i) const {
     shape.push_back(d.value());
   }
   return shape;
+}
+
+std::size_t NodeInfo::listed_outputs() const {
+  return static_cast<std::size_t>(node().output_size());
+}
+
+bool NodeInfo::names_output(std::size_t i) const {
+  return i < listed_outputs() && !node().output(static_cast<int>(i)).empty();
 }
 
 void NodeInfo::fail(const std::string& message) const {

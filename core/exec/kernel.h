@@ -61,6 +61,11 @@ class NodeInfo {
   virtual int64_t opset() const = 0;
   virtual const AttrView& attrs() const = 0;
 
+  // How many outputs the node lists, and whether it names output i (an unused optional output
+  // is listed with an empty name, or not at all).
+  std::size_t listed_outputs() const;
+  bool names_output(std::size_t i) const;
+
   // Throws a KernelFailure; the executor reports it as an error at the node.
   [[noreturn]] void fail(const std::string& message) const;
 };

@@ -9,8 +9,8 @@ namespace onnxtool::ops {
 
 namespace {
 
-void average_pool_kernel(KernelContext& ctx) {
-  nn::pool_kernel(ctx, nn::PoolKind::average);
+void average_pool_kernel(KernelContext& ctx, const nn::PoolState& s) {
+  nn::pool_kernel(ctx, s, nn::PoolKind::average);
 }
 
 }  // namespace
@@ -79,7 +79,7 @@ void define_AveragePool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(nn::infer_pool).kernel(average_pool_kernel);
+  op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, average_pool_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -39,11 +39,11 @@ void infer_batch_norm(InferContext& ctx) {
     if (ctx.has_output(i)) set_output_tensor(ctx, i, ctx.input_elem_type(i < 3 ? 3 : 1), stats);
 }
 
-bool training(const KernelContext& ctx) {
+bool training(const NodeInfo& ctx) {
   const int since = ctx.schema().since;
   if (since >= 14) return ctx.attrs().get_int("training_mode", 0) != 0;
   bool extra = false;
-  for (std::size_t i = 1; i < ctx.num_outputs(); ++i) extra = extra || ctx.has_output(i);
+  for (std::size_t i = 1; i < ctx.listed_outputs(); ++i) extra = extra || ctx.names_output(i);
   if (since < 7) return extra && ctx.attrs().get_int("is_test", 0) == 0;
   return extra;
 }
@@ -115,33 +115,79 @@ void write_stats(KernelContext& ctx, std::size_t out, const Tensor& like,
   });
 }
 
-void batch_norm_kernel(KernelContext& ctx) {
+// What BatchNormalization decodes once per node; in inference with constant statistics (every
+// exported model), also the per-channel y = a * x + shift, computed as a run would.
+struct BatchNormState {
+  bool spatial = true, train = false;
+  double eps = 1e-5, momentum = 0.9;
+  std::vector<double> a, shift;  // empty unless precomputed
+};
+
+// y = a * x + shift per statistic, from the inputs' statistics (inference) or the batch's.
+void affine_from(const std::vector<double>& scale, const std::vector<double>& bias,
+                 const std::vector<double>& mean, const std::vector<double>& var, double eps,
+                 std::vector<double>& a, std::vector<double>& shift) {
+  a.resize(scale.size());
+  shift.resize(scale.size());
+  for (std::size_t c = 0; c < scale.size(); ++c) {
+    a[c] = scale[c] / std::sqrt(var[c] + eps);
+    shift[c] = bias[c] - mean[c] * a[c];
+  }
+}
+
+std::vector<double> constant_values(const PrepareContext& ctx, std::size_t i, int64_t s) {
+  const Tensor* t = ctx.constant_tensor(i);
+  if (!t || t->numel() != s || !is_float(t->dtype())) return {};
+  std::vector<double> v(static_cast<std::size_t>(s));
+  for (int64_t k = 0; k < s; ++k) v[static_cast<std::size_t>(k)] = nn::element_as_double(*t, k);
+  return v;
+}
+
+BatchNormState prepare_batch_norm(PrepareContext& ctx) {
+  BatchNormState st;
+  st.spatial = !per_activation(ctx.schema().since, ctx.attrs());
+  st.eps = ctx.attrs().get_float("epsilon", 1e-5f);
+  st.momentum = ctx.attrs().get_float("momentum", 0.9f);
+  st.train = training(ctx);
+  const Tensor* scale = ctx.constant_tensor(1);
+  if (st.train || !scale || scale->rank() != 1) return st;
+  const int64_t s = scale->numel();
+  const auto sc = constant_values(ctx, 1, s), b = constant_values(ctx, 2, s),
+             mean = constant_values(ctx, 3, s), var = constant_values(ctx, 4, s);
+  const auto n = static_cast<std::size_t>(s);
+  if (sc.size() == n && b.size() == n && mean.size() == n && var.size() == n)
+    affine_from(sc, b, mean, var, st.eps, st.a, st.shift);
+  return st;
+}
+
+void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
     ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
   BnShape b;
   b.n = x.shape()[0];
-  const bool spatial = !per_activation(ctx.schema().since, ctx.attrs());
-  b.s = spatial ? x.shape()[1] : nn::product(x.shape(), 1, x.shape().size());
-  b.inner = spatial ? nn::product(x.shape(), 2, x.shape().size()) : 1;
-  const double eps = ctx.attrs().get_float("epsilon", 1e-5f);
-  const double momentum = ctx.attrs().get_float("momentum", 0.9f);
+  b.s = st.spatial ? x.shape()[1] : nn::product(x.shape(), 1, x.shape().size());
+  b.inner = st.spatial ? nn::product(x.shape(), 2, x.shape().size()) : 1;
+  if (!st.a.empty() && static_cast<int64_t>(st.a.size()) == b.s) {
+    Tensor& y = ctx.output(0, x.dtype(), x.shape());
+    nn::visit_float(ctx, x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      apply_affine(ctx, b, st.a, st.shift, x.data<T>(), y.mutable_data<T>());
+    });
+    return;
+  }
+  const double eps = st.eps, momentum = st.momentum;
   const std::vector<double> scale = param(ctx, 1, b.s, "scale"), bias = param(ctx, 2, b.s, "B");
   std::vector<double> mean = param(ctx, 3, b.s, "mean"), var = param(ctx, 4, b.s, "var");
   Tensor& y = ctx.output(0, x.dtype(), x.shape());
-  const bool train = training(ctx);
+  const bool train = st.train;
   std::vector<double> batch_mean(mean.size()), batch_var(var.size());
   if (train)
     nn::visit_float(ctx, x.dtype(), [&](auto tag) {
       batch_statistics(ctx, b, x.data<decltype(tag)>(), batch_mean, batch_var);
     });
-  const std::vector<double>& use_mean = train ? batch_mean : mean;
-  const std::vector<double>& use_var = train ? batch_var : var;
-  std::vector<double> a(scale.size()), shift(scale.size());
-  for (std::size_t c = 0; c < scale.size(); ++c) {
-    a[c] = scale[c] / std::sqrt(use_var[c] + eps);
-    shift[c] = bias[c] - use_mean[c] * a[c];
-  }
+  std::vector<double> a, shift;
+  affine_from(scale, bias, train ? batch_mean : mean, train ? batch_var : var, eps, a, shift);
   nn::visit_float(ctx, x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     apply_affine(ctx, b, a, shift, x.data<T>(), y.mutable_data<T>());
@@ -256,7 +302,7 @@ void define_BatchNormalization(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_batch_norm).kernel(batch_norm_kernel);
+  op.all().infer(infer_batch_norm).kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

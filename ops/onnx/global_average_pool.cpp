@@ -8,8 +8,8 @@ namespace onnxtool::ops {
 
 namespace {
 
-void global_average_pool_kernel(KernelContext& ctx) {
-  nn::global_pool_kernel(ctx, nn::PoolKind::average);
+void global_average_pool_kernel(KernelContext& ctx, const nn::GlobalPoolState& s) {
+  nn::global_pool_kernel(ctx, s, nn::PoolKind::average);
 }
 
 }  // namespace
@@ -27,7 +27,9 @@ void define_GlobalAveragePool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(nn::infer_global_pool).kernel(global_average_pool_kernel);
+  op.all()
+      .infer(nn::infer_global_pool)
+      .kernel(prepared_kernel(nn::prepare_global_pool, global_average_pool_kernel));
 }
 
 }  // namespace onnxtool::ops

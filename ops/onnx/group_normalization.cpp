@@ -23,11 +23,21 @@ void infer_group_norm(InferContext& ctx) {
   set_output_tensor(ctx, 0, elem, x);
 }
 
-void group_norm_kernel(KernelContext& ctx) {
+struct GroupNormState {
+  std::optional<int64_t> groups;  // required: checked when the node runs
+  float epsilon = 1e-5f;
+};
+
+GroupNormState prepare_group_norm(PrepareContext& ctx) {
+  return {ctx.attrs().opt_int("num_groups"), ctx.attrs().get_float("epsilon", 1e-5f)};
+}
+
+void group_norm_kernel(KernelContext& ctx, const GroupNormState& s) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
     ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
-  const int64_t channels = x.shape()[1], groups = ctx.attrs().get_int("num_groups");
+  const int64_t channels = x.shape()[1];
+  const int64_t groups = s.groups ? *s.groups : ctx.attrs().get_int("num_groups");
   if (groups <= 0 || channels % groups != 0)
     ctx.fail("num_groups " + std::to_string(groups) + " does not divide the " +
              std::to_string(channels) + " channels");
@@ -35,7 +45,7 @@ void group_norm_kernel(KernelContext& ctx) {
   nn::RowNorm spec;
   spec.rows = x.shape()[0] * groups;
   spec.cols = channels / groups * spatial;
-  spec.epsilon = ctx.attrs().get_float("epsilon", 1e-5f);
+  spec.epsilon = s.epsilon;
   spec.row_period = groups;
   spec.per_period = channels / groups;
   spec.segment = spatial > 0 ? spatial : 1;
@@ -114,7 +124,7 @@ void define_GroupNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(21).function(kGroupNormalizationBody, 21);
-  op.all().infer(infer_group_norm).kernel(group_norm_kernel);
+  op.all().infer(infer_group_norm).kernel(prepared_kernel(prepare_group_norm, group_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -32,7 +32,15 @@ std::vector<double> channel_param(const KernelContext& ctx, std::size_t i, int64
   return v;
 }
 
-void instance_norm_kernel(KernelContext& ctx) {
+struct InstanceNormState {
+  float epsilon = 1e-5f;
+};
+
+InstanceNormState prepare_instance_norm(PrepareContext& ctx) {
+  return {ctx.attrs().get_float("epsilon", 1e-5f)};
+}
+
+void instance_norm_kernel(KernelContext& ctx, const InstanceNormState& s) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
     ctx.fail("input has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
@@ -40,7 +48,7 @@ void instance_norm_kernel(KernelContext& ctx) {
   nn::RowNorm spec;
   spec.rows = x.shape()[0] * channels;
   spec.cols = nn::product(x.shape(), 2, x.shape().size());
-  spec.epsilon = ctx.attrs().get_float("epsilon", 1e-5f);
+  spec.epsilon = s.epsilon;
   spec.row_period = channels;
   spec.per_period = 1;
   spec.segment = spec.cols > 0 ? spec.cols : 1;
@@ -79,7 +87,9 @@ void define_InstanceNormalization(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_instance_norm).kernel(instance_norm_kernel);
+  op.all()
+      .infer(infer_instance_norm)
+      .kernel(prepared_kernel(prepare_instance_norm, instance_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -42,14 +42,23 @@ void write_row_stats(KernelContext& ctx, std::size_t out, Shape shape,
   nn::store_float32(f.data(), t);
 }
 
-void layer_norm_kernel(KernelContext& ctx) {
+struct LayerNormState {
+  int64_t axis = -1;
+  float epsilon = 1e-5f;
+};
+
+LayerNormState prepare_layer_norm(PrepareContext& ctx) {
+  return {ctx.attrs().get_int("axis", -1), ctx.attrs().get_float("epsilon", 1e-5f)};
+}
+
+void layer_norm_kernel(KernelContext& ctx, const LayerNormState& s) {
   const Tensor& x = ctx.input(0);
-  const int64_t axis = nn::kernel_axis(ctx, ctx.attrs().get_int("axis", -1), x.rank());
+  const int64_t axis = nn::kernel_axis(ctx, s.axis, x.rank());
   const Shape normalized(x.shape().begin() + axis, x.shape().end());
   nn::RowNorm spec;
   spec.rows = nn::product(x.shape(), 0, static_cast<std::size_t>(axis));
   spec.cols = nn::product(normalized, 0, normalized.size());
-  spec.epsilon = ctx.attrs().get_float("epsilon", 1e-5f);
+  spec.epsilon = s.epsilon;
   const auto scale = nn::broadcast_values(ctx, ctx.input(1), normalized, "Scale");
   const auto bias = ctx.has_input(2) ? nn::broadcast_values(ctx, ctx.input(2), normalized, "B")
                                      : std::vector<double>{};
@@ -140,7 +149,7 @@ void define_LayerNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(17).function(kLayerNormalizationBody, 18);
-  op.all().infer(infer_layer_norm).kernel(layer_norm_kernel);
+  op.all().infer(infer_layer_norm).kernel(prepared_kernel(prepare_layer_norm, layer_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -37,15 +37,22 @@ void lp_block(const T* x, T* y, int64_t len, int64_t inner, bool l1,
           nn::store<T>(nn::load<T>(x[r * inner + i]) / norm[static_cast<std::size_t>(i)]);
 }
 
-void lp_norm_kernel(KernelContext& ctx) {
+struct LpNormState {
+  int64_t axis = -1, p = 2;
+};
+
+LpNormState prepare_lp_norm(PrepareContext& ctx) {
+  return {ctx.attrs().get_int("axis", -1), ctx.attrs().get_int("p", 2)};
+}
+
+void lp_norm_kernel(KernelContext& ctx, const LpNormState& state) {
   const Tensor& x = ctx.input(0);
-  const int64_t p = ctx.attrs().get_int("p", 2);
+  const int64_t p = state.p;
   if (p != 1 && p != 2) ctx.fail("p must be 1 or 2, got " + std::to_string(p));
   Tensor& y = ctx.output(0, x.dtype(), x.shape());
   if (x.numel() == 0) return;
   if (x.rank() == 0) ctx.fail("the input must have rank >= 1");
-  const nn::AxisSplit s =
-      nn::split_at(x.shape(), nn::kernel_axis(ctx, ctx.attrs().get_int("axis", -1), x.rank()));
+  const nn::AxisSplit s = nn::split_at(x.shape(), nn::kernel_axis(ctx, state.axis, x.rank()));
   nn::visit_float(ctx, x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* src = x.data<T>();
@@ -78,7 +85,7 @@ void define_LpNormalization(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_lp_norm).kernel(lp_norm_kernel);
+  op.all().infer(infer_lp_norm).kernel(prepared_kernel(prepare_lp_norm, lp_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -8,8 +8,8 @@ namespace onnxtool::ops {
 
 namespace {
 
-void lp_pool_kernel(KernelContext& ctx) {
-  nn::pool_kernel(ctx, nn::PoolKind::lp);
+void lp_pool_kernel(KernelContext& ctx, const nn::PoolState& s) {
+  nn::pool_kernel(ctx, s, nn::PoolKind::lp);
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ void define_LpPool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(nn::infer_pool).kernel(lp_pool_kernel);
+  op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, lp_pool_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -51,15 +51,24 @@ void lrn_plane(const T* x, T* y, int64_t c, int64_t channels, int64_t plane, int
                                    static_cast<A>(beta)));
 }
 
-void lrn_kernel(KernelContext& ctx) {
+struct LrnState {
+  std::optional<int64_t> size;  // required: checked when the node runs
+  float alpha = 1e-4f, beta = 0.75f, bias = 1.0f;
+};
+
+LrnState prepare_lrn(PrepareContext& ctx) {
+  const AttrView& a = ctx.attrs();
+  return {a.opt_int("size"), a.get_float("alpha", 1e-4f), a.get_float("beta", 0.75f),
+          a.get_float("bias", 1.0f)};
+}
+
+void lrn_kernel(KernelContext& ctx, const LrnState& s) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
     ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
-  const int64_t size = ctx.attrs().get_int("size");
+  const int64_t size = s.size ? *s.size : ctx.attrs().get_int("size");
   if (size <= 0) ctx.fail("size must be positive, got " + std::to_string(size));
-  const float alpha = ctx.attrs().get_float("alpha", 1e-4f);
-  const float beta = ctx.attrs().get_float("beta", 0.75f);
-  const float bias = ctx.attrs().get_float("bias", 1.0f);
+  const float alpha = s.alpha, beta = s.beta, bias = s.bias;
   Tensor& y = ctx.output(0, x.dtype(), x.shape());
   const int64_t channels = x.shape()[1];
   const int64_t plane = nn::product(x.shape(), 2, x.shape().size());
@@ -101,7 +110,7 @@ void define_LRN(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_lrn).kernel(lrn_kernel);
+  op.all().infer(infer_lrn).kernel(prepared_kernel(prepare_lrn, lrn_kernel));
 }
 
 }  // namespace onnxtool::ops

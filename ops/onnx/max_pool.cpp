@@ -9,8 +9,8 @@ namespace onnxtool::ops {
 
 namespace {
 
-void max_pool_kernel(KernelContext& ctx) {
-  nn::pool_kernel(ctx, nn::PoolKind::max);
+void max_pool_kernel(KernelContext& ctx, const nn::PoolState& s) {
+  nn::pool_kernel(ctx, s, nn::PoolKind::max);
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ void define_MaxPool(OpDef& op) {
       .constraint("I", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(nn::infer_pool).kernel(max_pool_kernel);
+  op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, max_pool_kernel));
 }
 
 }  // namespace onnxtool::ops

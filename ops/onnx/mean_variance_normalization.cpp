@@ -59,12 +59,20 @@ void mvn_apply(const Tensor& x, const Tensor& mean, const Tensor& sq,
   }
 }
 
-void mvn_kernel(KernelContext& ctx) {
+struct MvnState {
+  std::vector<int64_t> axes;
+};
+
+MvnState prepare_mvn(PrepareContext& ctx) {
+  return {ctx.attrs().get_ints("axes", {0, 2, 3})};
+}
+
+void mvn_kernel(KernelContext& ctx, const MvnState& s) {
   const Tensor& x = ctx.input(0);
   Tensor& y = ctx.output(0, x.dtype(), x.shape());
   std::vector<bool> reduced(static_cast<std::size_t>(x.rank()), false);
   std::vector<int64_t> axes;
-  for (int64_t a : ctx.attrs().get_ints("axes", {0, 2, 3})) {
+  for (int64_t a : s.axes) {
     const int64_t k = nn::kernel_axis(ctx, a, x.rank(), "axes value");
     if (reduced[static_cast<std::size_t>(k)]) ctx.fail("axis " + std::to_string(a) + " repeats");
     reduced[static_cast<std::size_t>(k)] = true;
@@ -125,7 +133,7 @@ void define_MeanVarianceNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(13).function(kMeanVarianceNormalizationBody, 18);
-  op.all().infer(infer_mvn).kernel(mvn_kernel);
+  op.all().infer(infer_mvn).kernel(prepared_kernel(prepare_mvn, mvn_kernel));
 }
 
 }  // namespace onnxtool::ops

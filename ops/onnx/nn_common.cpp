@@ -194,15 +194,6 @@ Window make_window(const NodeInfo& ctx, const WindowAttrs& attrs, std::span<cons
   return w;
 }
 
-std::vector<int64_t> pool_kernel(const KernelContext& ctx, std::size_t spatial_rank) {
-  auto k = ctx.attrs().opt_ints("kernel_shape");
-  if (!k) ctx.fail("attribute kernel_shape is required");
-  if (k->size() != spatial_rank)
-    ctx.fail("kernel_shape has " + std::to_string(k->size()) + " values but the input has " +
-             std::to_string(spatial_rank) + " spatial dims");
-  return *k;
-}
-
 void require_spatial_input(const KernelContext& ctx, const Tensor& x, const char* what) {
   if (x.rank() < 3)
     ctx.fail(std::string(what) + " has shape " + shape_to_string(x.shape()) +

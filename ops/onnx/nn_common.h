@@ -196,9 +196,6 @@ WindowAttrs window_attrs(const NodeInfo& ctx);
 Window make_window(const NodeInfo& ctx, const WindowAttrs& attrs, std::span<const int64_t> in,
                    const std::vector<int64_t>& kernel, bool ceil_mode = false);
 
-// kernel_shape of a pooling node (required), checked against the input's spatial rank.
-std::vector<int64_t> pool_kernel(const KernelContext& ctx, std::size_t spatial_rank);
-
 // Fails unless x has rank >= 3 ([N, C, D1, ...]).
 void require_spatial_input(const KernelContext& ctx, const Tensor& x, const char* what = "X");
 

@@ -209,12 +209,14 @@ void visit_pool_type(const KernelContext& ctx, DataType t, PoolKind kind, F&& f)
   visit_float(ctx, t, f);
 }
 
-double lp_norm_order(const KernelContext& ctx) {
-  // LpPool-1 and GlobalLpPool-1 take p as a float, later versions as an int.
+// LpPool-1 and GlobalLpPool-1 take p as a float, later versions as an int.
+double lp_order_attribute(const NodeInfo& ctx) {
   const AttrDef* def = ctx.schema().find_attribute("p");
-  const double p = def && def->type == AttrType::f
-                       ? ctx.attrs().get_float("p", 2.0f)
-                       : static_cast<double>(ctx.attrs().get_int("p", 2));
+  return def && def->type == AttrType::f ? ctx.attrs().get_float("p", 2.0f)
+                                         : static_cast<double>(ctx.attrs().get_int("p", 2));
+}
+
+double lp_norm_order(const KernelContext& ctx, double p) {
   if (!(p > 0)) ctx.fail("p must be positive, got " + std::to_string(p));
   return p;
 }
@@ -223,17 +225,37 @@ double lp_norm_order(const KernelContext& ctx) {
 
 // ---- kernels ---------------------------------------------------------------------------------
 
-void pool_kernel(KernelContext& ctx, PoolKind kind) {
+PoolState prepare_pool(PrepareContext& ctx) {
+  PoolState s;
+  s.window = window_attrs(ctx);
+  s.kernel_shape = ctx.attrs().opt_ints("kernel_shape");
+  s.ceil_mode = ctx.attrs().opt_int("ceil_mode").value_or(0) != 0;
+  s.count_include_pad = ctx.attrs().opt_int("count_include_pad").value_or(0) != 0;
+  s.column_major = ctx.attrs().opt_int("storage_order").value_or(0) != 0;
+  if (ctx.schema().find_attribute("p")) s.p = lp_order_attribute(ctx);
+  return s;
+}
+
+GlobalPoolState prepare_global_pool(PrepareContext& ctx) {
+  GlobalPoolState s;
+  if (ctx.schema().find_attribute("p")) s.p = lp_order_attribute(ctx);
+  return s;
+}
+
+void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   const Tensor& x = ctx.input(0);
   require_spatial_input(ctx, x);
   const std::span<const int64_t> spatial = std::span(x.shape()).subspan(2);
-  const bool ceil_mode = ctx.attrs().opt_int("ceil_mode").value_or(0) != 0;
-  const Window win = make_window(ctx, spatial, pool_kernel(ctx, spatial.size()), ceil_mode);
+  if (!s.kernel_shape) ctx.fail("attribute kernel_shape is required");
+  if (s.kernel_shape->size() != spatial.size())
+    ctx.fail("kernel_shape has " + std::to_string(s.kernel_shape->size()) +
+             " values but the input has " + std::to_string(spatial.size()) + " spatial dims");
+  const Window win = make_window(ctx, s.window, spatial, *s.kernel_shape, s.ceil_mode);
   PlaneJob job;
   job.options.kind = kind;
-  job.options.count_include_pad = ctx.attrs().opt_int("count_include_pad").value_or(0) != 0;
-  if (kind == PoolKind::lp) job.options.p = lp_norm_order(ctx);
-  job.column_major = ctx.attrs().opt_int("storage_order").value_or(0) != 0;
+  job.options.count_include_pad = s.count_include_pad;
+  if (kind == PoolKind::lp) job.options.p = lp_norm_order(ctx, s.p);
+  job.column_major = s.column_major;
   Shape shape{x.shape()[0], x.shape()[1]};
   shape.insert(shape.end(), win.out.begin(), win.out.end());
   Tensor& y = ctx.output(0, x.dtype(), shape);
@@ -277,7 +299,7 @@ void global_plane(PoolKind kind, double p, const T* src, int64_t n, T* dst) {
 
 }  // namespace
 
-void global_pool_kernel(KernelContext& ctx, PoolKind kind) {
+void global_pool_kernel(KernelContext& ctx, const GlobalPoolState& s, PoolKind kind) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
     ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
@@ -288,7 +310,7 @@ void global_pool_kernel(KernelContext& ctx, PoolKind kind) {
   const int64_t size = product(x.shape(), 2, x.shape().size());
   if (planes == 0) return;
   if (size == 0 && kind == PoolKind::average) ctx.fail("cannot average over empty spatial dims");
-  const double p = kind == PoolKind::lp ? lp_norm_order(ctx) : 2.0;
+  const double p = kind == PoolKind::lp ? lp_norm_order(ctx, s.p) : 2.0;
   visit_float(ctx, x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* src = x.data<T>();

@@ -16,15 +16,24 @@ void infer_rms_norm(InferContext& ctx) {
   set_output_tensor(ctx, 0, ctx.input_elem_type(1), x.shape);
 }
 
-void rms_norm_kernel(KernelContext& ctx) {
+struct RmsNormState {
+  int64_t axis = -1;
+  float epsilon = 1e-5f;
+};
+
+RmsNormState prepare_rms_norm(PrepareContext& ctx) {
+  return {ctx.attrs().get_int("axis", -1), ctx.attrs().get_float("epsilon", 1e-5f)};
+}
+
+void rms_norm_kernel(KernelContext& ctx, const RmsNormState& state) {
   const Tensor& x = ctx.input(0);
   const Tensor& scale = ctx.input(1);
-  const int64_t axis = nn::kernel_axis(ctx, ctx.attrs().get_int("axis", -1), x.rank());
+  const int64_t axis = nn::kernel_axis(ctx, state.axis, x.rank());
   const Shape normalized(x.shape().begin() + axis, x.shape().end());
   nn::RowNorm spec;
   spec.rows = nn::product(x.shape(), 0, static_cast<std::size_t>(axis));
   spec.cols = nn::product(normalized, 0, normalized.size());
-  spec.epsilon = ctx.attrs().get_float("epsilon", 1e-5f);
+  spec.epsilon = state.epsilon;
   spec.center = false;
   const auto s = nn::broadcast_values(ctx, scale, normalized, "scale");
   Tensor& y = ctx.output(0, scale.dtype(), x.shape());
@@ -78,7 +87,7 @@ void define_RMSNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(23).function(kRMSNormalizationBody, 23);
-  op.all().infer(infer_rms_norm).kernel(rms_norm_kernel);
+  op.all().infer(infer_rms_norm).kernel(prepared_kernel(prepare_rms_norm, rms_norm_kernel));
 }
 
 }  // namespace onnxtool::ops
