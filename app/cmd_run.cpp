@@ -25,6 +25,7 @@
 #include "core/model/model.h"
 #include "core/types/npy.h"
 #include "core/types/npz.h"
+#include "core/types/tensor.h"
 #include "onnx.pb.h"
 
 namespace onnxtool::app {
@@ -441,9 +442,14 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   const Feeds feeds = gather_feeds(opt, session);
   Report r;
   start = Clock::now();
+  const StorageCounters before = storage_counters();
   r.outputs = session.run(feeds);
   r.run_ms = ms_since(start);
+  const StorageCounters after = storage_counters();
   spdlog::info("ran in {:.2f} ms", r.run_ms);
+  spdlog::info("allocations in the run: {} blocks, {:.1f} MiB (tensors and kernels' scratch)",
+               after.allocations - before.allocations,
+               static_cast<double>(after.bytes - before.bytes) / (1 << 20));
   if (opt.bench > 0) r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
   write_outputs(opt, session, r.outputs, sink);
   if (!opt.expect.empty()) r.expected = compare_expected(opt, session, r.outputs);

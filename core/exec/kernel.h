@@ -158,14 +158,21 @@ const State& KernelContext::state() const {
   return static_cast<const PreparedState<State>*>(s)->value;
 }
 
-// A kernel made of a prepare step and a run step that reads what it built.
-template <class State>
-PreparedKernel prepared_kernel(State (*prepare)(PrepareContext&),
-                               void (*run)(KernelContext&, const State&)) {
+// A kernel made of a prepare step and a run step that reads what it built: any callables,
+// prepare(PrepareContext&) -> State and run(KernelContext&, const State&).
+template <class State, class Prepare, class Run>
+PreparedKernel make_prepared_kernel(Prepare prepare, Run run) {
   return {[prepare](PrepareContext& p) -> std::shared_ptr<const KernelState> {
             return std::make_shared<const PreparedState<State>>(prepare(p));
           },
           [run](KernelContext& ctx) { run(ctx, ctx.state<State>()); }};
+}
+
+// The same for two functions (the usual form in an operator's file).
+template <class State>
+PreparedKernel prepared_kernel(State (*prepare)(PrepareContext&),
+                               void (*run)(KernelContext&, const State&)) {
+  return make_prepared_kernel<State>(prepare, run);
 }
 
 }  // namespace onnxtool

@@ -19,15 +19,17 @@ namespace {
 using ew::FloatTypes;
 using ew::kCostlyGrain;
 
-void define_activation(OpDef& op, KernelFn kernel) {
+template <class Kernel>
+void define_activation(OpDef& op, const Kernel& kernel) {
   op.all().infer(same_as_input()).kernel(kernel).trait(Trait::elementwise);
 }
 
-// A kernel for float types whose function reads attributes: make(attrs) gives it.
+// A kernel for float types whose function reads attributes: make(attrs) gives it, once per
+// node.
 template <class Make>
-KernelFn float_with(Make make, int64_t grain = kCostlyGrain) {
+PreparedKernel float_with(Make make, int64_t grain = kCostlyGrain) {
   return ew::unary_kernel_with<FloatTypes>(
-      [make](const KernelContext& ctx) { return make(ctx.attrs()); }, grain);
+      [make](const NodeInfo& node) { return make(node.attrs()); }, grain);
 }
 
 template <class F>
@@ -222,10 +224,18 @@ void run_clip(KernelContext& ctx, const Tensor& x, ew::compute_t<T> lo, ew::comp
 }
 
 // Clip-1 and Clip-6: bounds are attributes (Clip-1's are optional: no bound when absent).
-void clip_attr_kernel(KernelContext& ctx) {
+struct ClipBounds {
+  float lo, hi;
+};
+
+ClipBounds prepare_clip_attr(PrepareContext& ctx) {
+  return {ctx.attrs().opt_float("min").value_or(-std::numeric_limits<float>::infinity()),
+          ctx.attrs().opt_float("max").value_or(std::numeric_limits<float>::infinity())};
+}
+
+void clip_attr_kernel(KernelContext& ctx, const ClipBounds& bounds) {
   const Tensor& x = ctx.input(0);
-  const float lo = ctx.attrs().opt_float("min").value_or(-std::numeric_limits<float>::infinity());
-  const float hi = ctx.attrs().opt_float("max").value_or(std::numeric_limits<float>::infinity());
+  const float lo = bounds.lo, hi = bounds.hi;
   ew::dispatch(ctx, x.dtype(), FloatTypes{}, [&](auto tag) {
     using T = decltype(tag);
     using C = ew::compute_t<T>;
@@ -940,7 +950,7 @@ void define_Clip(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(13).function(kClipBody, 18);
-  op.from(1, 6).infer(same_as_input()).kernel(clip_attr_kernel);
+  op.from(1, 6).infer(same_as_input()).kernel(prepared_kernel(prepare_clip_attr, clip_attr_kernel));
   op.from(11).infer(infer_clip).kernel(clip_input_kernel);
 }
 
@@ -985,7 +995,7 @@ void define_Shrink(OpDef& op) {
   op.all()
       .infer(same_as_input())
       .kernel(ew::unary_kernel_with<ew::NumericTypes>(
-          [](const KernelContext& ctx) { return shrink(ctx.attrs()); }));
+          [](const NodeInfo& node) { return shrink(node.attrs()); }));
 }
 
 }  // namespace onnxtool::ops

@@ -76,7 +76,7 @@ C mod_value(C a, C b, bool fmod) {
   }
 }
 
-auto mod_with = [](const KernelContext& ctx) {
+auto mod_with = [](const NodeInfo& ctx) {
   const bool fmod = ctx.attrs().get_int("fmod", 0) != 0;
   return [fmod](auto a, auto b) { return mod_value(a, b, fmod); };
 };

@@ -351,24 +351,31 @@ auto lift_binary(const F& f) {
   };
 }
 
-// A kernel applying make(ctx)(x) to every element of input 0, for the element types in L. The
-// maker reads attributes once per run (alpha, beta...); unary_kernel wraps a plain function.
+// f applied to every element of input 0, for the element types in L.
+template <class L, class F>
+void run_unary_kernel(KernelContext& ctx, const F& f, int64_t grain) {
+  const Tensor& x = ctx.input(0);
+  dispatch(ctx, x.dtype(), L{}, [&](auto tag) {
+    using T = decltype(tag);
+    using R = typename Lifted<T, F>::R;
+    Tensor& y = ctx.output(0, data_type_of<R>(), x.shape());
+    unary_loop(ctx, cdata<T>(x), mdata<R>(y), x.numel(), lift_unary<T>(f), grain);
+  });
+}
+
+// A kernel applying make(node)(x) to every element of input 0, for the element types in L. The
+// maker reads the attributes (alpha, beta...) once, in the prepare step; unary_kernel wraps a
+// plain function.
 template <class L, class Make>
-KernelFn unary_kernel_with(Make make, int64_t grain = kCheapGrain) {
-  return [make, grain](KernelContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    const auto f = make(static_cast<const KernelContext&>(ctx));
-    dispatch(ctx, x.dtype(), L{}, [&](auto tag) {
-      using T = decltype(tag);
-      using R = typename Lifted<T, decltype(f)>::R;
-      Tensor& y = ctx.output(0, data_type_of<R>(), x.shape());
-      unary_loop(ctx, cdata<T>(x), mdata<R>(y), x.numel(), lift_unary<T>(f), grain);
-    });
-  };
+PreparedKernel unary_kernel_with(Make make, int64_t grain = kCheapGrain) {
+  using F = std::invoke_result_t<Make, const NodeInfo&>;
+  return make_prepared_kernel<F>(
+      [make](PrepareContext& p) { return make(static_cast<const NodeInfo&>(p)); },
+      [grain](KernelContext& ctx, const F& f) { run_unary_kernel<L>(ctx, f, grain); });
 }
 template <class L, class F>
 KernelFn unary_kernel(F f, int64_t grain = kCheapGrain) {
-  return unary_kernel_with<L>([f](const KernelContext&) { return f; }, grain);
+  return [f, grain](KernelContext& ctx) { run_unary_kernel<L>(ctx, f, grain); };
 }
 
 // The shapes of inputs 0 and 1 as broadcasting sees them (B re-aligned under `legacy`).
@@ -394,21 +401,28 @@ void run_binary(KernelContext& ctx, const Tensor& a, const Tensor& b, const F& f
   }
 }
 
-// A kernel computing make(ctx)(a, b) with broadcasting, for inputs of one element type in L.
+// f(a, b) with broadcasting, for inputs 0 and 1 of one element type in L.
+template <class L, class F>
+void run_binary_kernel(KernelContext& ctx, const F& f, Bcast mode, int64_t grain) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  require_same_type(ctx, a, b);
+  dispatch(ctx, a.dtype(), L{},
+           [&](auto tag) { run_binary<decltype(tag)>(ctx, a, b, f, mode, grain); });
+}
+
+// A kernel computing make(node)(a, b) with broadcasting, the maker run once in the prepare step.
 template <class L, class Make>
-KernelFn binary_kernel_with(Make make, Bcast mode = Bcast::numpy, int64_t grain = kCheapGrain) {
-  return [make, mode, grain](KernelContext& ctx) {
-    const Tensor& a = ctx.input(0);
-    const Tensor& b = ctx.input(1);
-    require_same_type(ctx, a, b);
-    const auto f = make(static_cast<const KernelContext&>(ctx));
-    dispatch(ctx, a.dtype(), L{},
-             [&](auto tag) { run_binary<decltype(tag)>(ctx, a, b, f, mode, grain); });
-  };
+PreparedKernel binary_kernel_with(Make make, Bcast mode = Bcast::numpy,
+                                  int64_t grain = kCheapGrain) {
+  using F = std::invoke_result_t<Make, const NodeInfo&>;
+  return make_prepared_kernel<F>(
+      [make](PrepareContext& p) { return make(static_cast<const NodeInfo&>(p)); },
+      [mode, grain](KernelContext& ctx, const F& f) { run_binary_kernel<L>(ctx, f, mode, grain); });
 }
 template <class L, class F>
 KernelFn binary_kernel(F f, Bcast mode = Bcast::numpy, int64_t grain = kCheapGrain) {
-  return binary_kernel_with<L>([f](const KernelContext&) { return f; }, mode, grain);
+  return [f, mode, grain](KernelContext& ctx) { run_binary_kernel<L>(ctx, f, mode, grain); };
 }
 
 // Checks that every input has one shape (Bcast::none) or broadcasts; returns the output shape.

@@ -11,8 +11,12 @@ void infer_gru(InferContext& ctx) {
   rnn::infer(ctx, rnn::Cell::gru);
 }
 
-void gru_kernel(KernelContext& ctx) {
-  rnn::kernel(ctx, rnn::Cell::gru);
+rnn::RnnAttrs prepare_gru(PrepareContext& ctx) {
+  return rnn::prepare(ctx, rnn::Cell::gru);
+}
+
+void gru_kernel(KernelContext& ctx, const rnn::RnnAttrs& attrs) {
+  rnn::kernel(ctx, attrs, rnn::Cell::gru);
 }
 
 }  // namespace
@@ -115,7 +119,7 @@ void define_GRU(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_gru).kernel(gru_kernel);
+  op.all().infer(infer_gru).kernel(prepared_kernel(prepare_gru, gru_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -49,7 +49,7 @@ void infer_bit_shift(InferContext& ctx) {
 }
 
 // Shifting by the type's width or more gives 0 (what the bits say; C++ leaves it undefined).
-auto bit_shift_with = [](const KernelContext& ctx) {
+auto bit_shift_with = [](const NodeInfo& ctx) {
   if (auto e = direction_error(ctx.attrs()); !e.empty()) ctx.fail(e);
   const bool left = ctx.attrs().get_string("direction") == "LEFT";
   return [left](auto x, auto s) {

@@ -11,8 +11,12 @@ void infer_lstm(InferContext& ctx) {
   rnn::infer(ctx, rnn::Cell::lstm);
 }
 
-void lstm_kernel(KernelContext& ctx) {
-  rnn::kernel(ctx, rnn::Cell::lstm);
+rnn::RnnAttrs prepare_lstm(PrepareContext& ctx) {
+  return rnn::prepare(ctx, rnn::Cell::lstm);
+}
+
+void lstm_kernel(KernelContext& ctx, const rnn::RnnAttrs& attrs) {
+  rnn::kernel(ctx, attrs, rnn::Cell::lstm);
 }
 
 }  // namespace
@@ -109,7 +113,7 @@ void define_LSTM(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_lstm).kernel(lstm_kernel);
+  op.all().infer(infer_lstm).kernel(prepared_kernel(prepare_lstm, lstm_kernel));
 }
 
 }  // namespace onnxtool::ops

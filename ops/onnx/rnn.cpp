@@ -11,8 +11,12 @@ void infer_rnn(InferContext& ctx) {
   rnn::infer(ctx, rnn::Cell::rnn);
 }
 
-void rnn_kernel(KernelContext& ctx) {
-  rnn::kernel(ctx, rnn::Cell::rnn);
+rnn::RnnAttrs prepare_rnn(PrepareContext& ctx) {
+  return rnn::prepare(ctx, rnn::Cell::rnn);
+}
+
+void rnn_kernel(KernelContext& ctx, const rnn::RnnAttrs& attrs) {
+  rnn::kernel(ctx, attrs, rnn::Cell::rnn);
 }
 
 }  // namespace
@@ -93,7 +97,7 @@ void define_RNN(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_rnn).kernel(rnn_kernel);
+  op.all().infer(infer_rnn).kernel(prepared_kernel(prepare_rnn, rnn_kernel));
 }
 
 }  // namespace onnxtool::ops

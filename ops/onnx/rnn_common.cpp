@@ -67,11 +67,6 @@ void infer_impl(InferContext& ctx, Cell cell) {
 
 // ---- activations -------------------------------------------------------------------------------
 
-struct Activation {
-  std::string name;
-  double alpha = 0, beta = 0;
-};
-
 // How many of alpha and beta the function takes, and their defaults (those of the ONNX
 // operators of the same name).
 struct ActivationInfo {
@@ -95,7 +90,7 @@ std::string lower(std::string s) {
 
 // The activations per direction: `per_dir` functions each (RNN 1, GRU 2, LSTM 3), defaults when
 // the attribute is absent; alpha and beta are consumed in order by the functions that take them.
-std::vector<Activation> read_activations(const KernelContext& ctx, Cell cell, int64_t dirs) {
+std::vector<Activation> read_activations(const NodeInfo& ctx, Cell cell, int64_t dirs) {
   static const std::vector<std::string> kDefaults[] = {
       {"Tanh"}, {"Sigmoid", "Tanh"}, {"Sigmoid", "Tanh", "Tanh"}};
   const std::vector<std::string>& def = kDefaults[static_cast<int>(cell)];
@@ -171,7 +166,8 @@ std::vector<C> read_state(const KernelContext& ctx, std::size_t i, const Dims3& 
   return out;
 }
 
-Dims3 read_geometry(const KernelContext& ctx, Cell cell, int64_t dirs) {
+Dims3 read_geometry(const KernelContext& ctx, const RnnAttrs& a, Cell cell) {
+  const int64_t dirs = a.dirs;
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
   const Tensor& r = ctx.input(2);
@@ -179,13 +175,13 @@ Dims3 read_geometry(const KernelContext& ctx, Cell cell, int64_t dirs) {
     ctx.fail("X, W and R must be 3-D, got " + shape_to_string(x.shape()) + ", " +
              shape_to_string(w.shape()) + ", " + shape_to_string(r.shape()));
   Dims3 g;
-  g.batch_first = ctx.attrs().get_int("layout", 0) != 0;
+  g.batch_first = a.batch_first;
   g.seq = x.shape()[g.batch_first ? 1 : 0];
   g.batch = x.shape()[g.batch_first ? 0 : 1];
   g.input = x.shape()[2];
   g.dirs = dirs;
   g.gates = gate_count(cell);
-  g.hidden = ctx.attrs().get_int("hidden_size", r.shape()[2]);
+  g.hidden = a.hidden_size.value_or(r.shape()[2]);
   if (w.shape() != Shape{dirs, g.gates * g.hidden, g.input})
     ctx.fail("W has shape " + shape_to_string(w.shape()) + ", expected " +
              shape_to_string(Shape{dirs, g.gates * g.hidden, g.input}));
@@ -223,7 +219,7 @@ struct Params {
 };
 
 template <class C>
-Params<C> read_params(const KernelContext& ctx, Cell cell, const Dims3& g) {
+Params<C> read_params(const KernelContext& ctx, const RnnAttrs& a, Cell cell, const Dims3& g) {
   Params<C> p;
   p.x = misc::values_as<C>(ctx, ctx.input(0), "X");
   if (g.batch_first) {  // to [seq, batch, input]
@@ -259,10 +255,10 @@ Params<C> read_params(const KernelContext& ctx, Cell cell, const Dims3& g) {
                  shape_to_string(Shape{g.dirs, 3 * g.hidden}));
       p.p = misc::values_as<C>(ctx, pt, "P");
     }
-    p.input_forget = ctx.attrs().get_int("input_forget", 0) != 0;
+    p.input_forget = a.input_forget;
   }
-  if (cell == Cell::gru) p.linear_before_reset = ctx.attrs().get_int("linear_before_reset", 0) != 0;
-  if (const auto clip = ctx.attrs().opt_float("clip")) p.clip = static_cast<C>(*clip);
+  if (cell == Cell::gru) p.linear_before_reset = a.linear_before_reset;
+  if (a.clip) p.clip = static_cast<C>(*a.clip);
   return p;
 }
 
@@ -344,13 +340,14 @@ void step(Cell cell, const Params<C>& p, const Dims3& g, int64_t dir, const std:
 }
 
 template <class C>
-void kernel_as(KernelContext& ctx, Cell cell) {
-  const std::string direction = ctx.attrs().get_string("direction", "forward");
-  const int64_t dirs = direction_count(direction);
+void kernel_as(KernelContext& ctx, const RnnAttrs& a, Cell cell) {
+  const std::string& direction = a.direction;
+  const int64_t dirs = a.dirs;
   if (dirs == 0) ctx.fail("direction must be forward, reverse or bidirectional, got " + direction);
-  const Dims3 g = read_geometry(ctx, cell, dirs);
-  Params<C> p = read_params<C>(ctx, cell, g);
-  p.act = read_activations(ctx, cell, dirs);
+  const Dims3 g = read_geometry(ctx, a, cell);
+  Params<C> p = read_params<C>(ctx, a, cell, g);
+  if (!a.activation_error.empty()) ctx.fail(a.activation_error);
+  p.act = a.activations;
   const std::vector<int64_t> lens = read_lengths(ctx, g);
   const std::vector<C> h0 = read_state<C>(ctx, 5, g, "initial_h");
   const std::vector<C> c0 =
@@ -427,9 +424,28 @@ void infer(InferContext& ctx, Cell cell) {
   infer_impl(ctx, cell);
 }
 
-void kernel(KernelContext& ctx, Cell cell) {
+RnnAttrs prepare(PrepareContext& ctx, Cell cell) {
+  RnnAttrs a;
+  a.direction = ctx.attrs().get_string("direction", "forward");
+  a.dirs = direction_count(a.direction);
+  a.batch_first = ctx.attrs().get_int("layout", 0) != 0;
+  a.hidden_size = ctx.attrs().opt_int("hidden_size");
+  a.input_forget = ctx.attrs().get_int("input_forget", 0) != 0;
+  a.linear_before_reset = ctx.attrs().get_int("linear_before_reset", 0) != 0;
+  a.clip = ctx.attrs().opt_float("clip");
+  if (a.dirs == 0) return a;
+  try {
+    a.activations = read_activations(ctx, cell, a.dirs);
+  } catch (const KernelFailure& f) {
+    a.activation_error = f.message;
+  }
+  return a;
+}
+
+void kernel(KernelContext& ctx, const RnnAttrs& attrs, Cell cell) {
   misc::require_float(ctx, ctx.input(0), cell_name(cell));
-  misc::visit_compute(ctx.input(0).dtype(), [&](auto c) { kernel_as<decltype(c)>(ctx, cell); });
+  misc::visit_compute(ctx.input(0).dtype(),
+                      [&](auto c) { kernel_as<decltype(c)>(ctx, attrs, cell); });
 }
 
 }  // namespace onnxtool::ops::rnn

@@ -5,6 +5,10 @@
 // can be compared with the spec's.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops::rnn {
@@ -14,7 +18,26 @@ enum class Cell { rnn, gru, lstm };
 // Type and shape inference: Y (seq, dirs, batch, hidden) or, with layout 1,
 // (batch, seq, dirs, hidden); Y_h and Y_c (dirs, batch, hidden) or (batch, dirs, hidden).
 void infer(InferContext& ctx, Cell cell);
+struct Activation {
+  std::string name;  // lower case
+  double alpha = 0, beta = 0;
+};
+
+// The attributes of one RNN, GRU or LSTM node, decoded once. Problems found here are reported
+// when the node runs, in the order the kernel checks things (direction, shapes, activations).
+struct RnnAttrs {
+  std::string direction;
+  int64_t dirs = 0;  // 0: direction is not forward, reverse or bidirectional
+  bool batch_first = false;
+  std::optional<int64_t> hidden_size;
+  std::vector<Activation> activations;  // per direction, in order
+  std::string activation_error;         // why activations could not be decoded
+  bool input_forget = false, linear_before_reset = false;
+  std::optional<float> clip;
+};
+RnnAttrs prepare(PrepareContext& ctx, Cell cell);
+
 // The kernel, for float, double, float16 and bfloat16.
-void kernel(KernelContext& ctx, Cell cell);
+void kernel(KernelContext& ctx, const RnnAttrs& attrs, Cell cell);
 
 }  // namespace onnxtool::ops::rnn

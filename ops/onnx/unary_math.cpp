@@ -56,7 +56,7 @@ auto sign_fn = [](auto x) {
     return x > T{0} ? T{1} : x < T{0} ? static_cast<T>(-1) : x;
 };
 
-auto isinf_with = [](const KernelContext& ctx) {
+auto isinf_with = [](const NodeInfo& ctx) {
   const bool pos = ctx.attrs().get_int("detect_positive", 1) != 0;
   const bool neg = ctx.attrs().get_int("detect_negative", 1) != 0;
   return [pos, neg](auto x) { return std::isinf(x) && (x > 0 ? pos : neg); };
