@@ -255,18 +255,12 @@ struct ConvTransposeState {
   std::optional<std::vector<int64_t>> kernel_shape;
   // float16/bfloat16 W and B given as constants, converted to float32 at planning.
   std::optional<Tensor> w32, b32;
-  // The geometry for the X and W shapes known at planning; runs on other shapes compute theirs.
-  std::optional<Shape> x_shape, w_shape;
-  ConvGeometry geometry;
+  nn::ShapePlan<ConvGeometry> geometry;
 };
 
 ConvGeometry transpose_geometry(const NodeInfo& ctx, const ConvTransposeState& s, const Shape& x,
                                 const Shape& w) {
-  if (x.size() < 3)
-    ctx.fail("X has shape " + shape_to_string(x) + "; expected [N, C, D1, ...] (rank 3 or more)");
-  if (w.size() != x.size())
-    ctx.fail("W has shape " + shape_to_string(w) + " but X has shape " + shape_to_string(x) +
-             " (expected equal ranks)");
+  nn::require_conv_operands(ctx, x, w);
   ConvGeometry g;
   g.batch = x[0];
   g.in_channels = x[1];
@@ -290,24 +284,17 @@ ConvTransposeState prepare_conv_transpose(PrepareContext& ctx) {
   s.kernel_shape = ctx.attrs().opt_ints("kernel_shape");
   s.w32 = nn::prepared_float32(ctx, 1);
   s.b32 = nn::prepared_float32(ctx, 2);
-  auto x = ctx.static_shape(0), w = ctx.static_shape(1);
-  if (!x || !w) return s;
-  try {
-    s.geometry = transpose_geometry(ctx, s, *x, *w);
-    s.x_shape = std::move(x);
-    s.w_shape = std::move(w);
-  } catch (const KernelFailure&) {
-    // Left to the run, which reports it with the shapes it is given.
-  }
+  s.geometry.prepare(
+      ctx, [&](const Shape& x, const Shape& w) { return transpose_geometry(ctx, s, x, w); });
   return s;
 }
 
 void conv_transpose_kernel(KernelContext& ctx, const ConvTransposeState& s) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
-  const ConvGeometry g = s.x_shape && x.shape() == *s.x_shape && w.shape() == *s.w_shape
-                             ? s.geometry
-                             : transpose_geometry(ctx, s, x.shape(), w.shape());
+  const ConvGeometry g = s.geometry.get(
+      x.shape(), w.shape(),
+      [&](const Shape& xs, const Shape& ws) { return transpose_geometry(ctx, s, xs, ws); });
   const Tensor* b = ctx.has_input(2) ? &ctx.input(2) : nullptr;
   if (b && (b->rank() != 1 || b->numel() != g.out_channels))
     ctx.fail("B has shape " + shape_to_string(b->shape()) + ", expected [" +

@@ -42,16 +42,7 @@ void write_row_stats(KernelContext& ctx, std::size_t out, Shape shape,
   nn::store_float32(f.data(), t);
 }
 
-struct LayerNormState {
-  int64_t axis = -1;
-  float epsilon = 1e-5f;
-};
-
-LayerNormState prepare_layer_norm(PrepareContext& ctx) {
-  return {ctx.attrs().get_int("axis", -1), ctx.attrs().get_float("epsilon", 1e-5f)};
-}
-
-void layer_norm_kernel(KernelContext& ctx, const LayerNormState& s) {
+void layer_norm_kernel(KernelContext& ctx, const nn::AxisEpsilon& s) {
   const Tensor& x = ctx.input(0);
   const int64_t axis = nn::kernel_axis(ctx, s.axis, x.rank());
   const Shape normalized(x.shape().begin() + axis, x.shape().end());
@@ -149,7 +140,9 @@ void define_LayerNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(17).function(kLayerNormalizationBody, 18);
-  op.all().infer(infer_layer_norm).kernel(prepared_kernel(prepare_layer_norm, layer_norm_kernel));
+  op.all()
+      .infer(infer_layer_norm)
+      .kernel(prepared_kernel(nn::prepare_axis_epsilon, layer_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

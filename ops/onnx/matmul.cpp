@@ -119,23 +119,14 @@ void matmul_int(const KernelContext& ctx, const MatmulPlan& p, const T* a, const
 // What MatMul works out once per node: the product plan for the shapes known at planning (runs
 // on other shapes plan their own), and a float16/bfloat16 constant B in float32.
 struct MatmulState {
-  std::optional<Shape> a_shape, b_shape;
-  MatmulPlan plan;
+  nn::ShapePlan<MatmulPlan> plan;
   std::optional<Tensor> b32;
 };
 
 MatmulState prepare_matmul(PrepareContext& ctx) {
   MatmulState s;
   s.b32 = nn::prepared_float32(ctx, 1);
-  auto a = ctx.static_shape(0), b = ctx.static_shape(1);
-  if (!a || !b) return s;
-  try {
-    s.plan = plan_matmul(ctx, *a, *b);
-    s.a_shape = std::move(a);
-    s.b_shape = std::move(b);
-  } catch (const KernelFailure&) {
-    // Left to the run, which reports it with the shapes it is given.
-  }
+  s.plan.prepare(ctx, [&](const Shape& a, const Shape& b) { return plan_matmul(ctx, a, b); });
   return s;
 }
 
@@ -143,9 +134,9 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
   if (a.dtype() != b.dtype()) ctx.fail("A and B must have the same element type");
-  const bool planned = s.a_shape && a.shape() == *s.a_shape && b.shape() == *s.b_shape;
-  const MatmulPlan computed = planned ? MatmulPlan{} : plan_matmul(ctx, a.shape(), b.shape());
-  const MatmulPlan& p = planned ? s.plan : computed;
+  const MatmulPlan p = s.plan.get(a.shape(), b.shape(), [&](const Shape& as, const Shape& bs) {
+    return plan_matmul(ctx, as, bs);
+  });
   Tensor& y = ctx.output(0, a.dtype(), p.out);
   if (y.numel() == 0 || p.k == 0) return;
   switch (a.dtype()) {

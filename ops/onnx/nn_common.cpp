@@ -37,6 +37,14 @@ void store_float32(const float* values, Tensor& out) {
   });
 }
 
+void require_conv_operands(const NodeInfo& ctx, const Shape& x, const Shape& w) {
+  if (x.size() < 3)
+    ctx.fail("X has shape " + shape_to_string(x) + "; expected [N, C, D1, ...] (rank 3 or more)");
+  if (w.size() != x.size())
+    ctx.fail("W has shape " + shape_to_string(w) + " but X has shape " + shape_to_string(x) +
+             " (expected equal ranks)");
+}
+
 std::optional<Tensor> prepared_float32(const PrepareContext& ctx, std::size_t i) {
   const Tensor* t = ctx.constant_tensor(i);
   if (!t || (t->dtype() != DataType::float16 && t->dtype() != DataType::bfloat16))

@@ -137,6 +137,38 @@ void int_matmul(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, i
 // A weight converted once per node (float16 weights to float32, say): kept while the node's
 // input is the same storage. The slot holds a shallow copy of the source, so that storage stays
 // alive and unchanged (writers detach shared storage): the same address means the same values.
+// Something worked out from the shapes of inputs 0 and 1 (a conv geometry, a product plan):
+// in the prepare step when inference knows both shapes, else (and for other shapes) when the
+// node runs. A problem found at planning is left to the run, which reports it with the shapes it
+// is given.
+template <class Plan>
+class ShapePlan {
+ public:
+  template <class Compute>
+  void prepare(const PrepareContext& ctx, Compute compute) {
+    auto a = ctx.static_shape(0), b = ctx.static_shape(1);
+    if (!a || !b) return;
+    try {
+      plan_ = compute(*a, *b);
+      a_ = std::move(a);
+      b_ = std::move(b);
+    } catch (const KernelFailure&) {
+    }
+  }
+  template <class Compute>
+  Plan get(const Shape& a, const Shape& b, Compute compute) const {
+    if (a_ && a == *a_ && b == *b_) return plan_;
+    return compute(a, b);
+  }
+
+ private:
+  std::optional<Shape> a_, b_;
+  Plan plan_{};
+};
+
+// Conv and ConvTranspose operands: X of rank 3 or more, W of X's rank.
+void require_conv_operands(const NodeInfo& ctx, const Shape& x, const Shape& w);
+
 // Input i converted to float32 at planning when it is a float16/bfloat16 constant (weights);
 // nullopt otherwise.
 std::optional<Tensor> prepared_float32(const PrepareContext& ctx, std::size_t i);

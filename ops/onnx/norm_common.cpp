@@ -8,6 +8,10 @@
 
 namespace onnxtool::ops::nn {
 
+AxisEpsilon prepare_axis_epsilon(PrepareContext& ctx) {
+  return {ctx.attrs().get_int("axis", -1), ctx.attrs().get_float("epsilon", 1e-5f)};
+}
+
 namespace {
 
 // Mean and 1/sqrt(variance + epsilon) of one row (two passes, in double: a long row of float16

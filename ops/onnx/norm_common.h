@@ -11,6 +11,13 @@
 
 namespace onnxtool::ops::nn {
 
+// The attributes LayerNormalization and RMSNormalization share, decoded once per node.
+struct AxisEpsilon {
+  int64_t axis = -1;
+  float epsilon = 1e-5f;
+};
+AxisEpsilon prepare_axis_epsilon(PrepareContext& ctx);
+
 struct RowNorm {
   int64_t rows = 0, cols = 0;
   double epsilon = 1e-5;

@@ -16,16 +16,7 @@ void infer_rms_norm(InferContext& ctx) {
   set_output_tensor(ctx, 0, ctx.input_elem_type(1), x.shape);
 }
 
-struct RmsNormState {
-  int64_t axis = -1;
-  float epsilon = 1e-5f;
-};
-
-RmsNormState prepare_rms_norm(PrepareContext& ctx) {
-  return {ctx.attrs().get_int("axis", -1), ctx.attrs().get_float("epsilon", 1e-5f)};
-}
-
-void rms_norm_kernel(KernelContext& ctx, const RmsNormState& state) {
+void rms_norm_kernel(KernelContext& ctx, const nn::AxisEpsilon& state) {
   const Tensor& x = ctx.input(0);
   const Tensor& scale = ctx.input(1);
   const int64_t axis = nn::kernel_axis(ctx, state.axis, x.rank());
@@ -87,7 +78,7 @@ void define_RMSNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(23).function(kRMSNormalizationBody, 23);
-  op.all().infer(infer_rms_norm).kernel(prepared_kernel(prepare_rms_norm, rms_norm_kernel));
+  op.all().infer(infer_rms_norm).kernel(prepared_kernel(nn::prepare_axis_epsilon, rms_norm_kernel));
 }
 
 }  // namespace onnxtool::ops

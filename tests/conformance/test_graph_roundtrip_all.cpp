@@ -24,28 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> backend_models(const fs::path& shared) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(shared / "onnx-backend-tests"))
-    if (e.is_regular_file() && e.path().extension() == ".onnx") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::string deterministic_bytes(const onnx::ModelProto& m) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  m.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
-
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 // Whether the main graph and every subgraph are seen as sorted, and toposort keeps their order.
 bool sorted_and_stable(ir::Graph& g) {
   const std::vector<ir::Node*> before = g.node_list();

@@ -26,28 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> backend_models(const fs::path& shared) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(shared / "onnx-backend-tests"))
-    if (e.is_regular_file() && e.path().extension() == ".onnx") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::string deterministic_bytes(const onnx::ModelProto& m) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  m.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
-
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 // Text with a sidecar held in memory: print, pack the sidecar as an .npz, parse back.
 onnx::ModelProto via_text(const onnx::ModelProto& m, int64_t inline_limit) {
   text::TextPrintOptions po;

@@ -6,12 +6,18 @@
 // NaN), and treat_nan_as_equal would hide a changed NaN payload; bits catch both.
 #pragma once
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/field_comparator.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace onnxtool::test {
 
@@ -53,6 +59,30 @@ inline bool exactly_equal(const google::protobuf::Message& a, const google::prot
   d.set_field_comparator(&cmp);
   if (diff) d.ReportDifferencesToString(diff);
   return d.Compare(a, b);
+}
+
+// Every .onnx file of the backend suite below `shared`, sorted.
+inline std::vector<std::filesystem::path> backend_models(const std::filesystem::path& shared) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(shared / "onnx-backend-tests"))
+    if (e.is_regular_file() && e.path().extension() == ".onnx") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The message's bytes with map entries sorted (the same message always gives the same bytes).
+inline std::string deterministic_bytes(const google::protobuf::Message& m) {
+  std::string out;
+  google::protobuf::io::StringOutputStream stream(&out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  m.SerializeToCodedStream(&coded);
+  coded.Trim();
+  return out;
+}
+
+inline double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace onnxtool::test
