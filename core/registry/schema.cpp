@@ -2,7 +2,10 @@
 #include "core/registry/schema.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
+
+#include "core/types/dtype.h"
 
 namespace onnxtool {
 
@@ -89,6 +92,42 @@ std::string canonical_type_string(const std::string& spec_type) {
   return canonical(s, pos);
 }
 
+// ---- TypeSet -------------------------------------------------------------------------------
+
+namespace {
+
+// The element type of "tensor(T)", or of "optional(tensor(T))" when through_optional.
+std::optional<DataType> tensor_element(const std::string& canonical, bool through_optional) {
+  std::string inner = canonical;
+  const std::string optional = "optional(";
+  if (through_optional && inner.rfind(optional, 0) == 0 && inner.back() == ')')
+    inner = inner.substr(optional.size(), inner.size() - optional.size() - 1);
+  const std::string tensor = "tensor(";
+  if (inner.rfind(tensor, 0) != 0 || inner.back() != ')') return std::nullopt;
+  return data_type_from_name(inner.substr(tensor.size(), inner.size() - tensor.size() - 1));
+}
+
+uint64_t bit_of(DataType t) {
+  return uint64_t{1} << static_cast<int>(t);
+}
+
+}  // namespace
+
+TypeSet::TypeSet(std::vector<std::string> canonical_types) : names_(std::move(canonical_types)) {
+  for (const auto& n : names_) {
+    if (auto t = tensor_element(n, false)) plain_tensor_bits_ |= bit_of(*t);
+    if (auto t = tensor_element(n, true)) tensor_bits_ |= bit_of(*t);
+  }
+}
+
+bool TypeSet::allows(const std::string& canonical) const {
+  if (auto t = tensor_element(canonical, false)) return (plain_tensor_bits_ & bit_of(*t)) != 0;
+  return std::find(names_.begin(), names_.end(), canonical) != names_.end();
+}
+
+TypeConstraint::TypeConstraint(std::string constraint_name, std::vector<std::string> allowed_types)
+    : name(std::move(constraint_name)), allowed(std::move(allowed_types)), types(allowed) {}
+
 const AttrDef* OpVersion::find_attribute(const std::string& attr) const {
   for (const auto& a : attributes)
     if (a.name == attr) return &a;
@@ -131,6 +170,7 @@ FormalParam param(std::string_view name, std::string_view type, ParamOption opti
   p.name = name;
   p.type = type.find('(') == std::string_view::npos ? std::string(type)
                                                     : canonical_type_string(std::string(type));
+  if (p.is_literal_type()) p.literal = TypeSet({p.type});
   p.option = option;
   p.homogeneous = homogeneous;
   p.min_arity = min_arity;

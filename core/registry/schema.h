@@ -61,11 +61,36 @@ struct AttrDef {
 enum class ParamOption { single, optional, variadic };
 enum class Differentiability { unspecified, differentiable, non_differentiable };
 
+// The types a type constraint (or a formal parameter's literal type) allows, resolved once when
+// the operator is registered: every type by its canonical string, tensor element types also as
+// bits, so that nothing parses type strings per node.
+class TypeSet {
+ public:
+  TypeSet() = default;
+  explicit TypeSet(std::vector<std::string> canonical_types);
+
+  // In the order the spec lists them (for messages).
+  const std::vector<std::string>& names() const { return names_; }
+  bool empty() const { return names_.empty(); }
+  // `canonical` as canonical_type_string() writes it.
+  bool allows(const std::string& canonical) const;
+  // The element types of tensors (plain or optional) it allows, bit (1 << DataType): what a
+  // tensor value at run time is checked against. 0 when it allows no tensor.
+  uint64_t tensor_elements() const { return tensor_bits_; }
+
+ private:
+  std::vector<std::string> names_;
+  uint64_t plain_tensor_bits_ = 0;  // "tensor(T)" only
+  uint64_t tensor_bits_ = 0;        // "tensor(T)" and "optional(tensor(T))"
+};
+
 // One formal input or output.
 struct FormalParam {
   std::string name;
   // A type-constraint name ("T") or a literal type ("tensor(int64)").
   std::string type;
+  bool is_literal_type() const { return type.find('(') != std::string::npos; }
+  TypeSet literal;  // the literal type as a set (empty for a constraint name)
   ParamOption option = ParamOption::single;
   bool homogeneous = true;  // variadic only: every actual has the same type
   int min_arity = 1;        // variadic only: fewest actuals
@@ -73,10 +98,14 @@ struct FormalParam {
 };
 
 struct TypeConstraint {
+  TypeConstraint() = default;
+  TypeConstraint(std::string constraint_name, std::vector<std::string> allowed_types);
+
   std::string name;
   // Canonical type strings, see canonical_type_string(): "tensor(float)", "seq(tensor(int64))",
   // "map(int64,tensor(float))", "optional(seq(tensor(bool)))", "sparse_tensor(float)".
   std::vector<std::string> allowed;
+  TypeSet types;  // `allowed`, resolved
 };
 
 // Normalises a type as the spec writes it ("map(string, int64)", "seq(map(int64, float))") to the
@@ -142,9 +171,16 @@ struct OpVersion {
   std::string function_body_note;
 
   // Behaviours, attached by the operator's file; empty when not (yet) provided.
-  InferFn infer;        // type and shape inference, and data propagation
-  KernelFn kernel;      // the reference executor's kernel
-  PrepareFn prepare;    // per-node state for the kernel, built once at planning (may be empty)
+  InferFn infer;  // type and shape inference, and data propagation
+  // DESIGN: work a kernel can do once per node (decode attributes, check geometry, pack
+  // constant weights, pick a SIMD variant from core/kernels) goes in its prepare step; see
+  // prepared_kernel() in core/exec/kernel.h.
+  KernelFn kernel;    // the reference executor's kernel
+  PrepareFn prepare;  // per-node state for the kernel, built once at planning (may be empty)
+  // DESIGN: an adapter for one version step lives in the operator's own file, beside the two
+  // versions' signatures: op.at(13).upgrade(f) rewrites a node of the version before 13 into
+  // 13, op.at(13).downgrade(g) the reverse. Steps where the signatures say nothing changed need
+  // none.
   AdapterFn upgrade;    // rewrites a node of the previous version into this one
   AdapterFn downgrade;  // rewrites a node of this version into the previous one
 
