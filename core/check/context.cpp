@@ -69,21 +69,4 @@ void CheckContext::note_custom_domain(const std::string& domain, const std::stri
       "domain " + domain + " is not one onnxtool knows; its nodes are checked structurally only");
 }
 
-const onnx::FunctionProto* CheckContext::find_function(const std::string& domain,
-                                                       const std::string& name,
-                                                       const std::string& overload) const {
-  auto it = functions_.find({normalize_domain(domain), name, overload});
-  return it == functions_.end() ? nullptr : it->second;
-}
-
-bool CheckContext::has_function_named(const std::string& domain, const std::string& name) const {
-  const std::string d = normalize_domain(domain);
-  auto it = functions_.lower_bound({d, name, ""});
-  return it != functions_.end() && std::get<0>(it->first) == d && std::get<1>(it->first) == name;
-}
-
-void CheckContext::add_function(const onnx::FunctionProto& fn) {
-  functions_.emplace(FunctionKey{normalize_domain(fn.domain()), fn.name(), fn.overload()}, &fn);
-}
-
 }  // namespace onnxtool

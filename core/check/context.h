@@ -17,14 +17,12 @@
 
 #include "core/check/check.h"
 #include "core/diag/diagnostic.h"
+#include "core/registry/binding.h"
 #include "onnx.pb.h"
 
 namespace onnxtool {
 
 class Registry;
-
-// Imported opset versions by domain ("" for the default domain, never "ai.onnx").
-using OpsetMap = std::map<std::string, int64_t>;
 
 // How deep subgraphs (and nested types) are followed: far beyond any real model, and below what
 // protobuf's parse limit of 100 nested messages allows (about 32 graph levels, three messages
@@ -63,9 +61,6 @@ struct Scope {
   const onnx::TypeProto* type_of(const std::string& name) const;
 };
 
-// A model-local function's identity.
-using FunctionKey = std::tuple<std::string, std::string, std::string>;  // domain, name, overload
-
 class CheckContext {
  public:
   CheckContext(const onnx::ModelProto& model, const CheckOptions& options, DiagSink& sink);
@@ -84,11 +79,17 @@ class CheckContext {
   const OpsetMap& model_opsets() const { return model_opsets_; }
   void set_model_opsets(OpsetMap m) { model_opsets_ = std::move(m); }
 
+  // The model-local functions (see core/registry/binding.h).
+  const LocalFunctions& functions() const { return functions_; }
   // The model-local function a node calls, or nullptr.
   const onnx::FunctionProto* find_function(const std::string& domain, const std::string& name,
-                                           const std::string& overload) const;
-  bool has_function_named(const std::string& domain, const std::string& name) const;
-  void add_function(const onnx::FunctionProto& fn);
+                                           const std::string& overload) const {
+    return functions_.find(domain, name, overload);
+  }
+  bool has_function_named(const std::string& domain, const std::string& name) const {
+    return functions_.has_name(domain, name);
+  }
+  void add_function(const onnx::FunctionProto& fn) { functions_.add(fn); }
 
   // Device configurations by name, with num_devices (IR 11).
   std::map<std::string, int64_t>& device_configs() { return device_configs_; }
@@ -106,7 +107,7 @@ class CheckContext {
   DiagSink* sink_;
   int64_t ir_version_;
   OpsetMap model_opsets_;
-  std::map<FunctionKey, const onnx::FunctionProto*> functions_;
+  LocalFunctions functions_;
   std::set<std::string> ir_features_reported_;
   std::set<std::string> custom_domains_noted_;
   std::set<std::string> dim_params_;

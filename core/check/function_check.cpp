@@ -3,6 +3,7 @@
 // identity, signature, opset imports against the model's, body, and calls between them.
 #include <functional>
 #include <set>
+#include <tuple>
 
 #include "core/check/context.h"
 #include "core/ir/location.h"
@@ -18,7 +19,7 @@ std::string function_id(const onnx::FunctionProto& fn) {
 }
 
 void check_identity(CheckContext& ctx, const onnx::FunctionProto& fn, const std::string& loc,
-                    std::set<FunctionKey>& seen) {
+                    std::set<std::tuple<std::string, std::string, std::string>>& seen) {
   if (fn.name().empty()) ctx.report("function.missing-name", loc, "the function has no name");
   check_name(ctx, fn.name(), loc, "function name");
   if (ctx.ir_version() >= 8 && !fn.has_domain())
@@ -168,7 +169,7 @@ void check_functions(CheckContext& ctx) {
   const auto& fns = ctx.model().functions();
   if (fns.empty()) return;
   ctx.require_ir(8, "model-local functions", function_location(0, fns.Get(0)));
-  std::set<FunctionKey> seen;
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
   for (int i = 0; i < fns.size(); ++i) {
     const auto& fn = fns.Get(i);
     const std::string loc = function_location(i, fn);

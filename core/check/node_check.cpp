@@ -9,6 +9,7 @@
 #include "core/check/context.h"
 #include "core/ir/location.h"
 #include "core/ir/type_text.h"
+#include "core/registry/binding.h"
 #include "core/registry/registry.h"
 #include "core/types/dtype.h"
 #include "core/version.h"
@@ -244,13 +245,6 @@ void check_schema_attributes(CheckContext& ctx, const onnx::NodeProto& node, con
 
 // ---- type constraints where types are known -------------------------------------------------
 
-const FormalParam* formal_for(const std::vector<FormalParam>& params, int index) {
-  if (params.empty()) return nullptr;
-  if (static_cast<std::size_t>(index) < params.size())
-    return &params[static_cast<std::size_t>(index)];
-  return params.back().option == ParamOption::variadic ? &params.back() : nullptr;
-}
-
 std::string allowed_text(const std::vector<std::string>& allowed) {
   std::string s;
   for (std::size_t i = 0; i < allowed.size(); ++i) {
@@ -260,66 +254,52 @@ std::string allowed_text(const std::vector<std::string>& allowed) {
   return s;
 }
 
-struct Binding {
-  std::string type, where;
-};
-
-class TypeBinder {
- public:
-  TypeBinder(CheckContext& ctx, const OpVersion& op, const std::string& loc)
-      : ctx_(ctx), op_(op), loc_(loc) {}
-
-  void bind(const FormalParam& p, const std::string& type, const std::string& where) {
-    if (p.type.find('(') != std::string::npos) {  // a literal type, not a constraint name
-      if (type != p.type)
-        ctx_.report("node.type-not-allowed", loc_,
-                    where + " is " + type + ", " + op_.id() + " expects " + p.type);
-      return;
-    }
-    const TypeConstraint* c = op_.find_constraint(p.type);
-    if (c && !c->allowed.empty() &&
-        std::find(c->allowed.begin(), c->allowed.end(), type) == c->allowed.end()) {
-      ctx_.report("node.type-not-allowed", loc_,
-                  where + " is " + type + ", which " + op_.id() + " does not allow for " + p.type +
-                      "; expected " + allowed_text(c->allowed));
-      return;
-    }
-    if (p.option == ParamOption::variadic && !p.homogeneous) return;
-    auto [it, fresh] = bound_.emplace(p.type, Binding{type, where});
-    if (!fresh && it->second.type != type)
-      ctx_.report("node.type-inconsistent", loc_,
-                  where + " is " + type + " but " + p.type + " is " + it->second.type + " from " +
-                      it->second.where + "; expected the same type");
+void report_binding(CheckContext& ctx, const OpVersion& op, const std::string& loc,
+                    const TypeBinder::Result& r, const std::string& label,
+                    const std::string& type) {
+  using Outcome = TypeBinder::Outcome;
+  if (r.outcome == Outcome::not_allowed) {
+    if (r.formal->is_literal_type())
+      ctx.report("node.type-not-allowed", loc,
+                 label + " is " + type + ", " + op.id() + " expects " + r.formal->type);
+    else
+      ctx.report("node.type-not-allowed", loc,
+                 label + " is " + type + ", which " + op.id() + " does not allow for " +
+                     r.formal->type + "; expected " + allowed_text(r.allowed->names()));
+  } else if (r.outcome == Outcome::inconsistent) {
+    ctx.report("node.type-inconsistent", loc,
+               label + " is " + type + " but " + r.formal->type + " is " + r.bound_type + " from " +
+                   r.bound_by + "; expected the same type");
   }
+}
 
- private:
-  CheckContext& ctx_;
-  const OpVersion& op_;
-  const std::string& loc_;
-  std::map<std::string, Binding> bound_;
-};
-
-void bind_values(TypeBinder& binder, const google::protobuf::RepeatedPtrField<std::string>& names,
-                 const std::vector<FormalParam>& formal, const Scope& scope, const char* what) {
+// Binds the declared types of a node's inputs (outputs when `outputs`) to the constraints.
+void bind_values(CheckContext& ctx, TypeBinder& binder, const OpVersion& op, const std::string& loc,
+                 const google::protobuf::RepeatedPtrField<std::string>& names, const Scope& scope,
+                 bool outputs) {
+  const std::vector<FormalParam>& formals = outputs ? op.outputs : op.inputs;
   for (int i = 0; i < names.size(); ++i) {
     const std::string& name = names.Get(i);
-    const FormalParam* p = formal_for(formal, i);
+    const FormalParam* p = formal_for(formals, static_cast<std::size_t>(i));
     if (name.empty() || !p) continue;
     const onnx::TypeProto* t = scope.type_of(name);
     if (!t) continue;
     const std::string type = constraint_type_string(*t);
     if (type.empty()) continue;
-    binder.bind(*p, type,
-                std::string(what) + " " + std::to_string(i) + " " + quoted_name(name) + " (" +
-                    p->name + ")");
+    const std::string label = std::string(outputs ? "output " : "input ") + std::to_string(i) +
+                              " " + quoted_name(name) + " (" + p->name + ")";
+    const auto position = static_cast<std::size_t>(i);
+    const auto r = outputs ? binder.bind_output(position, type, label)
+                           : binder.bind_input(position, type, label);
+    report_binding(ctx, op, loc, r, label, type);
   }
 }
 
 void check_types(CheckContext& ctx, const onnx::NodeProto& node, const std::string& loc,
                  const OpVersion& op, const Scope& scope) {
-  TypeBinder binder(ctx, op, loc);
-  bind_values(binder, node.input(), op.inputs, scope, "input");
-  bind_values(binder, node.output(), op.outputs, scope, "output");
+  TypeBinder binder(op);
+  bind_values(ctx, binder, op, loc, node.input(), scope, false);
+  bind_values(ctx, binder, op, loc, node.output(), scope, true);
 }
 
 // ---- Constant: the one operator whose result type is plain from its attribute -------------
@@ -428,33 +408,33 @@ void check_against_schema(CheckContext& ctx, const onnx::NodeProto& node, const 
 
 // Returns the operator version the node was checked against (nullptr for a function call, an
 // unknown operator or a custom domain).
-const OpVersion* resolve_operator(CheckContext& ctx, const onnx::NodeProto& node,
-                                  const std::string& loc, Scope& scope, const NodeEnv& env) {
+const OpVersion* check_operator(CheckContext& ctx, const onnx::NodeProto& node,
+                                const std::string& loc, Scope& scope, const NodeEnv& env) {
   // Without any opset_import (reported once, model.opset-missing) nothing can be resolved.
   if (env.opsets->empty() && !env.function) return nullptr;
-  const std::string domain = normalize_domain(node.domain());
-  auto imported = env.opsets->find(domain);
-  if (imported == env.opsets->end()) {
+  const OpResolution r = resolve_operator(ctx.registry(), *env.opsets, &ctx.functions(), node);
+  const std::string& domain = r.domain;
+  if (!r.imported) {
     ctx.report("node.domain-not-imported", loc,
                "domain " + domain_text(domain) + " is not in opset_import; expected it imported " +
                    (env.function ? "by the function" : "by the model"));
     return nullptr;
   }
-  const int64_t version = imported->second;
+  const int64_t version = r.opset;
   // A standard domain at a version that does not exist is reported once, at the import.
   if (const OpsetDomainRange* range = find_opset_domain(domain);
       range && (version < range->min_version || version > range->max_version))
     return nullptr;
-  if (const OpVersion* op = ctx.registry().lookup(domain, node.op_type(), version)) {
-    check_against_schema(ctx, node, loc, *op, version, scope);
-    return op;
+  if (r.schema) {
+    check_against_schema(ctx, node, loc, *r.schema, version, scope);
+    return r.schema;
   }
-  if (const auto* fn = ctx.find_function(domain, node.op_type(), node.overload())) {
-    check_function_call(ctx, node, loc, *fn);
+  if (r.function) {
+    check_function_call(ctx, node, loc, *r.function);
     return nullptr;
   }
-  if (ctx.registry().knows_domain(domain) || find_opset_domain(domain) ||
-      !node.overload().empty() || ctx.has_function_named(domain, node.op_type())) {
+  if (r.domain_known || find_opset_domain(domain) || !node.overload().empty() ||
+      ctx.has_function_named(domain, node.op_type())) {
     report_unknown_op(ctx, node, loc, domain, version);
     return nullptr;
   }
@@ -496,7 +476,7 @@ void check_node(CheckContext& ctx, const onnx::NodeProto& node, const std::strin
   check_node_fields(ctx, node, loc);
   check_attributes(ctx, node, loc, scope, env);
   const OpVersion* op =
-      node.op_type().empty() ? nullptr : resolve_operator(ctx, node, loc, scope, env);
+      node.op_type().empty() ? nullptr : check_operator(ctx, node, loc, scope, env);
   if (op && op->has(Trait::attribute_value)) record_constant_type(ctx, node, loc, scope);
   check_node_devices(ctx, node, loc, scope);
 }

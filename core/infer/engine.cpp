@@ -10,6 +10,7 @@
 #include "core/infer/helpers.h"
 #include "core/ir/location.h"
 #include "core/model/model.h"
+#include "core/registry/binding.h"
 #include "core/registry/registry.h"
 #include "onnx.pb.h"
 
@@ -36,13 +37,7 @@ const ValueRecord* InferResult::find(const std::string& name) const {
 
 namespace {
 
-using Opsets = std::map<std::string, int64_t>;
-
-Opsets opsets_of(const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& list) {
-  Opsets out;
-  for (const auto& o : list) out[normalize_domain(o.domain())] = o.version();
-  return out;
-}
+using Opsets = OpsetMap;
 
 // What the engine knows about a value while inferring, beyond its record.
 struct Slot {
@@ -76,20 +71,6 @@ struct Scope {
     return nullptr;
   }
 };
-
-// The "formal" parameter an actual input or output position binds to (a variadic last formal
-// takes every remaining position).
-const FormalParam* formal_for(const std::vector<FormalParam>& params, std::size_t i) {
-  for (std::size_t j = 0; j < params.size(); ++j) {
-    if (params[j].option == ParamOption::variadic) return &params[j];
-    if (j == i) return &params[j];
-  }
-  return nullptr;
-}
-
-bool is_constraint_name(const std::string& type) {
-  return type.find('(') == std::string::npos;
-}
 
 // A type with every shape dropped: what a type constraint binds.
 Type without_shapes(const Type& t) {
@@ -233,7 +214,6 @@ class Engine {
   void infer_leftover_subgraphs(NodeContext& ctx);
   void commit_outputs(NodeContext& ctx, const std::string& op_id);
 
-  const onnx::FunctionProto* local_function(const onnx::NodeProto& node) const;
   const onnx::FunctionProto* spec_function(const OpVersion& schema);
   void infer_function_call(NodeContext& ctx, const onnx::FunctionProto& fn, int64_t opset);
   std::string function_cache_key(NodeContext& ctx, const onnx::FunctionProto& fn);
@@ -250,6 +230,7 @@ class Engine {
   DiagSink& sink_;
   const Registry& registry_;
   Opsets model_opsets_;
+  LocalFunctions functions_;
   std::vector<std::unique_ptr<GraphResult>> graphs_;
   std::vector<std::unique_ptr<GraphResult>> scratch_;  // function bodies: not part of the result
   std::unordered_map<const onnx::GraphProto*, std::size_t> graph_index_;
@@ -624,7 +605,8 @@ std::vector<Type> Engine::infer_subgraph(const onnx::GraphProto& g, const std::s
 
 InferResult Engine::run() {
   const auto& proto = *model_.proto;
-  model_opsets_ = opsets_of(proto.opset_import());
+  model_opsets_ = model_opsets(proto);
+  functions_ = LocalFunctions(proto);
   for (const auto& [name, value] : opt_.dims) {
     bound_[name] = value;
     bound_at_[name] = "--dim " + name;
@@ -655,15 +637,6 @@ InferResult Engine::run() {
 
 // ---- Engine: nodes -------------------------------------------------------------------------
 
-const onnx::FunctionProto* Engine::local_function(const onnx::NodeProto& node) const {
-  for (const auto& f : model_.proto->functions())
-    if (f.name() == node.op_type() &&
-        normalize_domain(f.domain()) == normalize_domain(node.domain()) &&
-        f.overload() == node.overload())
-      return &f;
-  return nullptr;
-}
-
 const onnx::FunctionProto* Engine::spec_function(const OpVersion& schema) {
   if (!opt_.function_body || schema.function_body.empty()) return nullptr;
   auto it = spec_functions_.find(&schema);
@@ -680,25 +653,21 @@ const onnx::FunctionProto* Engine::spec_function(const OpVersion& schema) {
 }
 
 void Engine::infer_node(const onnx::NodeProto& node, const std::string& loc, Scope& scope) {
-  const std::string domain = normalize_domain(node.domain());
-  auto op = scope.opsets->find(domain);
-  const int64_t opset = op == scope.opsets->end() ? 0 : op->second;
-  const onnx::FunctionProto* local = local_function(node);
-  const OpVersion* schema = local || op == scope.opsets->end()
-                                ? nullptr
-                                : registry_.lookup(domain, node.op_type(), opset);
-  NodeContext ctx(*this, scope, node, schema, opset, loc);
+  const OpResolution r = resolve_operator(registry_, *scope.opsets, &functions_, node);
+  // A model-local function of the same name wins over the registry's operator.
+  const onnx::FunctionProto* local = r.function;
+  const OpVersion* schema = local ? nullptr : r.schema;
+  NodeContext ctx(*this, scope, node, schema, r.opset, loc);
   std::string op_id = node.op_type();
   if (local) {
-    infer_function_call(ctx, *local, opset);
+    infer_function_call(ctx, *local, r.opset);
   } else if (schema) {
     op_id = schema->id();
     infer_with_schema(ctx, *schema);
   } else {
-    const std::string where = domain.empty() ? "ai.onnx" : domain;
+    const std::string where = r.domain.empty() ? "ai.onnx" : r.domain;
     ctx.reason = "no operator " + node.op_type() + " in " + where +
-                 (op == scope.opsets->end() ? " (domain not imported)"
-                                            : " at opset " + std::to_string(opset));
+                 (!r.imported ? " (domain not imported)" : " at opset " + std::to_string(r.opset));
     report(Severity::warning, "infer.unknown-op", loc, ctx.reason + ": its outputs stay untyped");
   }
   infer_leftover_subgraphs(ctx);
@@ -734,55 +703,52 @@ void Engine::run_infer_fn(NodeContext& ctx, const InferFn& fn) {
 }
 
 void Engine::check_constraints(NodeContext& ctx, const OpVersion& schema) {
-  std::map<std::string, std::pair<std::string, std::size_t>> bound;
+  TypeBinder binder(schema);
   for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
     if (!ctx.has_input(i)) continue;
-    const FormalParam* f = formal_for(schema.inputs, i);
     const std::string spec = type_spec(ctx.input_type(i));
-    if (!f || spec.empty()) continue;
-    const std::string label =
-        "input " + std::to_string(i) + " " + quoted_name(ctx.node().input(static_cast<int>(i)));
-    const TypeConstraint* c =
-        is_constraint_name(f->type) ? schema.find_constraint(f->type) : nullptr;
-    const std::vector<std::string> literal{f->type};
-    const auto& allowed = c ? c->allowed : literal;
-    if (std::find(allowed.begin(), allowed.end(), spec) == allowed.end()) {
+    if (spec.empty()) continue;
+    const std::string label = "input " + std::to_string(i);
+    const auto r = binder.bind_input(i, spec, label);
+    const std::string named = label + " " + quoted_name(ctx.node().input(static_cast<int>(i)));
+    if (r.outcome == TypeBinder::Outcome::not_allowed) {
+      const bool literal = r.formal->is_literal_type();
       report(Severity::error, "infer.type-not-allowed", ctx.location(),
-             label + " has type " + spec + ", which " + schema.id() + " does not allow" +
-                 (c ? " for " + f->type : "") + " (expected " + joined(allowed) + ")");
-      continue;
-    }
-    if (!c || (f->option == ParamOption::variadic && !f->homogeneous)) continue;
-    auto [it, fresh] = bound.try_emplace(f->type, spec, i);
-    if (!fresh && it->second.first != spec)
+             named + " has type " + spec + ", which " + schema.id() + " does not allow" +
+                 (literal ? "" : " for " + r.formal->type) + " (expected " +
+                 joined(r.allowed->names()) + ")");
+    } else if (r.outcome == TypeBinder::Outcome::inconsistent) {
       report(Severity::error, "infer.type-mismatch", ctx.location(),
-             label + " has type " + spec + " but input " + std::to_string(it->second.second) +
-                 " has " + it->second.first + " (both are " + f->type + ")");
+             named + " has type " + spec + " but " + r.bound_by + " has " + r.bound_type +
+                 " (both are " + r.formal->type + ")");
+    }
   }
 }
 
+// Outputs the operator's inference left without an element type take it from the signature:
+// the type an input bound to the same constraint has, or the constraint's only type.
 void Engine::generic_outputs(NodeContext& ctx, const OpVersion& schema) {
   std::map<std::string, Type> bound;
   for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
-    const FormalParam* f = formal_for(schema.inputs, i);
-    if (!f || !ctx.has_input(i) || !is_constraint_name(f->type)) continue;
+    const FormalParam* f = formal_input(schema, i);
+    if (!f || !ctx.has_input(i) || f->is_literal_type()) continue;
     if (f->option == ParamOption::variadic && !f->homogeneous) continue;
     const Type& t = ctx.input_type(i);
     if (!elem_missing(t)) bound.try_emplace(f->type, without_shapes(t));
   }
   for (std::size_t o = 0; o < ctx.num_outputs(); ++o) {
     OutputState& out = ctx.outputs()[o];
-    const FormalParam* f = formal_for(schema.outputs, o);
+    const FormalParam* f = formal_output(schema, o);
     if (!ctx.has_output(o) || !f || !elem_missing(out.type)) continue;
     if (f->option == ParamOption::variadic && !f->homogeneous) continue;
     Type t;
-    if (!is_constraint_name(f->type)) {
+    const TypeSet* allowed = allowed_types(schema, *f);
+    if (f->is_literal_type()) {
       t = type_from_spec(f->type);
     } else if (auto it = bound.find(f->type); it != bound.end()) {
       t = it->second;
-    } else if (const TypeConstraint* c = schema.find_constraint(f->type);
-               c && c->allowed.size() == 1) {
-      t = type_from_spec(c->allowed[0]);
+    } else if (allowed && allowed->names().size() == 1) {
+      t = type_from_spec(allowed->names()[0]);
     }
     if (t.is_unknown()) continue;
     if (out.type.kind == t.kind && t.kind == Type::Kind::tensor)
@@ -885,7 +851,9 @@ void Engine::infer_function_call(NodeContext& ctx, const onnx::FunctionProto& fn
     ctx.outputs() = hit->second;
     return;
   }
-  Opsets opsets = opsets_of(fn.opset_import());
+  // The body resolves against its own imports; the default domain, when it does not import it,
+  // at the caller's version.
+  Opsets opsets = opsets_from(fn.opset_import());
   if (!opsets.count("")) opsets[""] = opset > 0 ? opset : model_opsets_[""];
   Scope body;
   body.opsets = &opsets;
