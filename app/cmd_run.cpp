@@ -48,8 +48,15 @@ struct RunOptions {
   double rtol = 1e-3, atol = 1e-7;
   int bench = 0, warmup = 3;
   bool profile = false, no_fold = false;
+  std::vector<std::string> disabled_passes;
   std::size_t top = 10;
 };
+
+std::string pass_list() {
+  std::string s;
+  for (const auto& name : executor_pass_names()) s += (s.empty() ? "" : ", ") + name;
+  return s;
+}
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -434,6 +441,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   SessionOptions so;
   so.threads = g.threads;
   so.fold_constants = !opt.no_fold;
+  so.disabled_passes = opt.disabled_passes;
   so.profile = opt.profile;
   Session session(model, so);
   spdlog::info("planned: {} nodes to run, {} folded at load, {} threads, {:.1f} ms",
@@ -521,7 +529,12 @@ Command add_run(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--top", opt->top, "nodes to list with --profile (default 10)");
   c.app->add_option("--data-dir", opt->data_dir,
                     "directory holding external data (default: the model's directory)");
-  c.app->add_flag("--no-fold", opt->no_fold, "do not fold constant subgraphs at load");
+  c.app->add_flag("--no-fold", opt->no_fold,
+                  "do not fold constant subgraphs at load (--disable-pass fold-constants)");
+  c.app
+      ->add_option("--disable-pass", opt->disabled_passes,
+                   "leave out an executor pass (repeatable): " + pass_list())
+      ->type_name("NAME");
   c.action = [opt](const GlobalOptions& g, Io& io) { return run_run(*opt, g, io); };
   return c;
 }

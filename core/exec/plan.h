@@ -46,7 +46,7 @@ struct PlanNode {
   std::vector<int> outputs;                     // slots; -1: omitted output
   std::vector<int> release;  // slots whose last use is this node: dropped right after it
   // Per input: element types the schema allows, one bit per DataType (0: not checked).
-  std::vector<uint32_t> allowed_types;
+  std::vector<uint64_t> allowed_types;
   // Graph-valued attributes, planned with this node's graph as their outer scope.
   std::map<const onnx::GraphProto*, std::unique_ptr<GraphPlan>> subgraphs;
   // Set when the node runs a function body (model-local, or the spec's) instead of a kernel.

@@ -9,8 +9,10 @@
 #include "core/exec/function_body.h"
 #include "core/exec/kernel.h"
 #include "core/infer/engine.h"
+#include "core/ir/graph.h"
 #include "core/ir/location.h"
 #include "core/model/model.h"
+#include "core/registry/binding.h"
 #include "core/registry/registry.h"
 #include "core/registry/schema.h"
 #include "onnx.pb.h"
@@ -24,44 +26,17 @@ void PlanContext::problem(const std::string& rule, const std::string& location,
 
 namespace {
 
-using OpsetMap = std::map<std::string, int64_t>;
-
-// Operators whose output is not a function of their inputs: never folded.
 std::string qualified_op(const onnx::NodeProto& node) {
   return node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type();
 }
 
-// ---- type constraints as bit masks ------------------------------------------------------------
-
-// "tensor(float)" or "optional(tensor(float))" -> the element type's bit; 0 for other kinds.
-uint32_t bit_for_type_string(const std::string& s) {
-  std::string inner = s;
-  const std::string opt = "optional(";
-  if (inner.rfind(opt, 0) == 0) inner = inner.substr(opt.size(), inner.size() - opt.size() - 1);
-  const std::string tensor = "tensor(";
-  if (inner.rfind(tensor, 0) != 0) return 0;
-  inner = inner.substr(tensor.size(), inner.size() - tensor.size() - 1);
-  auto t = data_type_from_name(inner);
-  return t ? type_bit(*t) : 0;
-}
-
-uint32_t mask_for(const OpVersion& schema, const std::string& type) {
-  const TypeConstraint* c = schema.find_constraint(type);
-  uint32_t mask = 0;
-  if (!c) return bit_for_type_string(type);
-  for (const auto& allowed : c->allowed) mask |= bit_for_type_string(allowed);
-  return mask;
-}
-
-std::vector<uint32_t> input_type_masks(const OpVersion& schema, const onnx::NodeProto& node) {
-  std::vector<uint32_t> masks;
+// Per input: the element types its formal parameter allows (0: not checked at run time).
+std::vector<uint64_t> input_type_masks(const OpVersion& schema, const onnx::NodeProto& node) {
+  std::vector<uint64_t> masks;
   for (int i = 0; i < node.input_size(); ++i) {
-    const FormalParam* formal = nullptr;
-    if (static_cast<std::size_t>(i) < schema.inputs.size())
-      formal = &schema.inputs[static_cast<std::size_t>(i)];
-    else if (!schema.inputs.empty() && schema.inputs.back().option == ParamOption::variadic)
-      formal = &schema.inputs.back();
-    masks.push_back(formal ? mask_for(schema, formal->type) : 0);
+    const FormalParam* formal = formal_input(schema, static_cast<std::size_t>(i));
+    const TypeSet* allowed = formal ? allowed_types(schema, *formal) : nullptr;
+    masks.push_back(allowed ? allowed->tensor_elements() : 0);
   }
   return masks;
 }
@@ -172,7 +147,7 @@ class GraphBuilder {
     plan_->prefix = std::move(prefix);
   }
 
-  std::unique_ptr<GraphPlan> build_graph(const onnx::GraphProto& g);
+  std::unique_ptr<GraphPlan> build_graph(const ir::Graph& g);
   std::unique_ptr<GraphPlan> build_function(
       const google::protobuf::RepeatedPtrField<std::string>& inputs,
       const google::protobuf::RepeatedPtrField<std::string>& outputs,
@@ -188,15 +163,19 @@ class GraphBuilder {
   void mark_use(int slot, int node_index);
   void define(const std::string& name, ValueRef ref, const std::string& loc);
 
-  void add_initializers(const onnx::GraphProto& g);
-  void add_node(const onnx::NodeProto& node, int index);
+  void add_initializers(const ir::Graph& g);
+  void add_graph_node(const ir::Node& node, int index);
+  // ir_node: the graph node `node` stands for; nullptr for the nodes of a function body.
+  void add_node(const onnx::NodeProto& node, int index, const ir::Node* ir_node);
   bool bind(PlanNode& pn, const onnx::NodeProto& node);
   bool bind_local_function(PlanNode& pn, const onnx::NodeProto& node,
                            const onnx::FunctionProto& fn);
   bool bind_spec_function(PlanNode& pn, const onnx::NodeProto& node, const OpVersion& schema);
   std::unique_ptr<GraphPlan> plan_body(const PlanNode& pn, const onnx::FunctionProto& fn,
                                        OpsetMap opsets, const AttrSource& attrs);
-  void plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node);
+  void plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node, const ir::Node* ir_node);
+  void plan_subgraph(PlanNode& pn, const onnx::GraphProto& key, const ir::Graph& graph,
+                     const std::string& attribute, int list_index);
   void prepare(PlanNode& pn);
   bool try_fold(PlanNode& pn, const onnx::NodeProto& node);
   void add_outputs(const google::protobuf::RepeatedPtrField<std::string>& names);
@@ -250,54 +229,67 @@ void GraphBuilder::define(const std::string& name, ValueRef ref, const std::stri
     ctx_.problem("exec.bad-graph", loc, "value " + quoted_name(name) + " is assigned twice");
 }
 
-void GraphBuilder::add_initializers(const onnx::GraphProto& g) {
+void GraphBuilder::add_initializers(const ir::Graph& g) {
   std::set<std::string> inputs;
-  for (const auto& in : g.input()) inputs.insert(in.name());
+  for (const auto& in : g.inputs()) inputs.insert(in.name());
   std::unordered_map<std::string, int> defaults;
   const std::string where = plan_->prefix;
-  for (int i = 0; i < g.initializer_size(); ++i) {
-    const auto& t = g.initializer(i);
-    const std::string loc = item_location(where, "initializer", i, t.name());
+  int i = 0;
+  for (const ir::Initializer& init : g.initializers()) {
+    const std::string loc = item_location(where, "initializer", i++, init.name);
     try {
-      const int c = add_constant(ctx_.model.tensor(t, loc));
-      const bool is_input = inputs.count(t.name()) > 0;
-      if (is_input) defaults[t.name()] = c;
+      const int c = add_constant(initializer_value(ctx_.model, init, loc));
+      const bool is_input = inputs.count(init.name) > 0;
+      if (is_input) defaults[init.name] = c;
       if (!is_input || (ctx_.defaults_as_constants && !parent_))
-        define(t.name(), {0, true, c}, loc);
+        define(init.name, {0, true, c}, loc);
     } catch (const Error& e) {
       ctx_.problem(e.rule(), loc, e.message());
     }
   }
-  for (int i = 0; i < g.sparse_initializer_size(); ++i) {
-    const auto& sp = g.sparse_initializer(i);
-    const std::string loc = item_location(where, "sparse_initializer", i, sp.values().name());
+  i = 0;
+  for (const auto& sp : g.sparse_initializers()) {
+    const std::string loc = item_location(where, "sparse_initializer", i++, sp.values().name());
     try {
       define(sp.values().name(), {0, true, add_constant(densify(ctx_.model, sp, loc))}, loc);
     } catch (const Error& e) {
       ctx_.problem(e.rule(), loc, e.message());
     }
   }
-  for (int i = 0; i < g.input_size(); ++i) {
-    const std::string& name = g.input(i).name();
+  for (std::size_t k = 0; k < g.inputs().size(); ++k) {
+    const std::string& name = g.inputs()[k].name();
     const int slot = new_slot(name);
     plan_->input_slots.push_back(slot);
     auto d = defaults.find(name);
     plan_->input_defaults.push_back(d == defaults.end() ? std::nullopt : std::optional(d->second));
     // An input whose default is used as a constant keeps its slot (a feed lands there unread).
     if (d == defaults.end() || !ctx_.defaults_as_constants || parent_)
-      define(name, {0, false, slot}, item_location(where, "input", i, name));
+      define(name, {0, false, slot}, item_location(where, "input", static_cast<int>(k), name));
   }
 }
 
-std::unique_ptr<GraphPlan> GraphBuilder::build_graph(const onnx::GraphProto& g) {
-  if (ctx_.inferred) inferred_ = ctx_.inferred->graph_of(&g);
+std::unique_ptr<GraphPlan> GraphBuilder::build_graph(const ir::Graph& g) {
+  if (ctx_.inferred && g.origin()) inferred_ = ctx_.inferred->graph_of(g.origin());
   add_initializers(g);
-  for (int i = 0; i < g.node_size(); ++i) add_node(g.node(i), i);
+  int index = 0;
+  for (const ir::Node& n : g.nodes()) add_graph_node(n, index++);
   google::protobuf::RepeatedPtrField<std::string> outputs;
-  for (const auto& o : g.output()) *outputs.Add() = o.name();
+  for (const auto& o : g.outputs()) *outputs.Add() = o.name();
   add_outputs(outputs);
   finish();
   return std::move(plan_);
+}
+
+// A node the passes left as stored is planned from the stored proto (no copy); one they made
+// or edited from its own proto, kept in the plan.
+void GraphBuilder::add_graph_node(const ir::Node& node, int index) {
+  const onnx::NodeProto* proto = node.origin();
+  if (!proto) {
+    plan_->owned_nodes.push_back(std::make_unique<onnx::NodeProto>());
+    node.to_proto(*plan_->owned_nodes.back());
+    proto = plan_->owned_nodes.back().get();
+  }
+  add_node(*proto, index, &node);
 }
 
 std::unique_ptr<GraphPlan> GraphBuilder::build_function(
@@ -313,7 +305,7 @@ std::unique_ptr<GraphPlan> GraphBuilder::build_function(
   }
   for (int i = 0; i < nodes.size(); ++i) {
     plan_->owned_nodes.push_back(substitute_attributes(nodes[i], attrs));
-    add_node(*plan_->owned_nodes.back(), i);
+    add_node(*plan_->owned_nodes.back(), i, nullptr);
   }
   add_outputs(outputs);
   finish();
@@ -347,22 +339,39 @@ void GraphBuilder::finish() {
   }
 }
 
-void GraphBuilder::plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node) {
+void GraphBuilder::plan_subgraph(PlanNode& pn, const onnx::GraphProto& key, const ir::Graph& graph,
+                                 const std::string& attribute, int list_index) {
   const int index = static_cast<int>(plan_->nodes.size());
-  auto plan_one = [&](const onnx::GraphProto& g, const std::string& attr, int list_index) {
-    GraphBuilder child(ctx_, this, opsets_, subgraph_prefix(pn.location, attr, list_index));
-    pn.subgraphs[&g] = child.build_graph(g);
-    // The child's reads of this graph's values keep them alive until this node has run.
-    for (const auto& [depth, slot] : child.outer_uses())
-      if (depth == 1) mark_use(slot, index);
-  };
+  GraphBuilder child(ctx_, this, opsets_, subgraph_prefix(pn.location, attribute, list_index));
+  // Kernels ask for their subgraphs by the graph attribute they hold (KernelContext::run_graph).
+  pn.subgraphs[&key] = child.build_graph(graph);
+  // The child's reads of this graph's values keep them alive until this node has run.
+  for (const auto& [depth, slot] : child.outer_uses())
+    if (depth == 1) mark_use(slot, index);
+}
+
+void GraphBuilder::plan_subgraphs(PlanNode& pn, const onnx::NodeProto& node,
+                                  const ir::Node* ir_node) {
+  if (ir_node) {
+    for (const ir::Subgraph& sub : ir_node->subgraphs()) {
+      const onnx::AttributeProto* a = find_attribute(node, sub.attribute);
+      if (!a) continue;
+      if (sub.list_index < 0 && a->has_g())
+        plan_subgraph(pn, a->g(), *sub.graph, sub.attribute, -1);
+      else if (sub.list_index >= 0 && sub.list_index < a->graphs_size())
+        plan_subgraph(pn, a->graphs(sub.list_index), *sub.graph, sub.attribute, sub.list_index);
+    }
+    return;
+  }
+  // A function body's node: its subgraphs are viewed in place for the time of planning.
   for (const auto& a : node.attribute()) {
-    if (a.has_g()) plan_one(a.g(), a.name(), -1);
-    for (int i = 0; i < a.graphs_size(); ++i) plan_one(a.graphs(i), a.name(), i);
+    if (a.has_g()) plan_subgraph(pn, a.g(), *ir::Graph::view(a.g()), a.name(), -1);
+    for (int i = 0; i < a.graphs_size(); ++i)
+      plan_subgraph(pn, a.graphs(i), *ir::Graph::view(a.graphs(i)), a.name(), i);
   }
 }
 
-void GraphBuilder::add_node(const onnx::NodeProto& node, int index) {
+void GraphBuilder::add_node(const onnx::NodeProto& node, int index, const ir::Node* ir_node) {
   PlanNode pn;
   pn.node = &node;
   pn.location = node_location(plan_->prefix, index, node);
@@ -381,9 +390,11 @@ void GraphBuilder::add_node(const onnx::NodeProto& node, int index) {
   }
   const bool bound = bind(pn, node);
   // Subgraphs of an unbound node are planned too, so every missing kernel is reported at once.
-  if (!pn.function) plan_subgraphs(pn, node);
+  if (!pn.function) plan_subgraphs(pn, node, ir_node);
   if (bound) prepare(pn);
-  if (bound && try_fold(pn, node)) return;
+  // The graphs' constants were folded by the fold-constants pass before planning; a function
+  // body exists only per call, so what its own constants compute is folded here.
+  if (bound && !ir_node && try_fold(pn, node)) return;
 
   const int node_index = static_cast<int>(plan_->nodes.size());
   for (const auto& name : node.output()) {
@@ -403,26 +414,19 @@ void GraphBuilder::add_node(const onnx::NodeProto& node, int index) {
 }
 
 bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
-  const std::string domain = normalize_domain(node.domain());
-  const auto fn_it = ctx_.functions.find({domain, node.op_type(), node.overload()});
-  const onnx::FunctionProto* local = fn_it == ctx_.functions.end() ? nullptr : fn_it->second;
-  const auto opset_it = opsets_.find(domain);
-  if (opset_it == opsets_.end() && !local) {
+  const OpResolution r = resolve_operator(ctx_.registry, opsets_, &ctx_.functions, node);
+  const onnx::FunctionProto* local = r.function;
+  if (!r.imported && !local) {
     ctx_.problem("exec.unknown-domain", pn.location,
-                 "domain " + quoted_name(domain.empty() ? "ai.onnx" : domain) +
+                 "domain " + quoted_name(r.domain.empty() ? "ai.onnx" : r.domain) +
                      " is not imported by the model");
     return false;
   }
-  pn.opset = opset_it == opsets_.end() ? 0 : opset_it->second;
-  const OpVersion* schema = ctx_.registry.lookup(domain, node.op_type(), pn.opset);
+  pn.opset = r.opset;
+  const OpVersion* schema = r.schema;
   pn.schema = schema;
-  // A kernel wins over the spec's function body: bodies are for operators without one, unless
-  // the caller asks to exercise the bodies.
-  const bool body_wanted = ctx_.options.prefer_function_bodies && schema && schema->is_function &&
-                           !schema->function_body.empty() && !local;
-  if (schema && schema->kernel && !body_wanted) {
-    pn.attrs.emplace(node, schema);
-    pn.allowed_types = input_type_masks(*schema, node);
+  if (runs_kernel(ctx_, r)) {
+    bind_kernel(pn, node, r);
     return true;
   }
   if (local) return bind_local_function(pn, node, *local);
@@ -430,7 +434,7 @@ bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
   std::string message;
   if (schema)
     message = "no kernel for " + schema->id();
-  else if (ctx_.registry.find(domain, node.op_type()))
+  else if (r.op_known)
     message = "no version of " + qualified_op(node) + " at opset " + std::to_string(pn.opset);
   else
     message = "unknown operator " + qualified_op(node);
@@ -441,7 +445,7 @@ bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
 std::unique_ptr<GraphPlan> GraphBuilder::plan_body(const PlanNode& pn,
                                                    const onnx::FunctionProto& fn, OpsetMap opsets,
                                                    const AttrSource& attrs) {
-  for (const auto& o : fn.opset_import()) opsets[normalize_domain(o.domain())] = o.version();
+  opsets = function_opsets(fn, opsets);
   const std::string prefix = pn.location + " function " + quoted_name(fn.name()) + ": ";
   ++ctx_.function_depth;
   GraphBuilder body(ctx_, nullptr, std::move(opsets), prefix);
@@ -467,11 +471,8 @@ bool GraphBuilder::bind_local_function(PlanNode& pn, const onnx::NodeProto& node
       if (d.name() == name) return &d;
     return nullptr;
   };
-  // The function's own opset_import applies to its body; the model's fills the gaps.
-  OpsetMap opsets;
-  for (const auto& o : ctx_.model.proto->opset_import())
-    opsets[normalize_domain(o.domain())] = o.version();
-  pn.function = plan_body(pn, fn, std::move(opsets), attrs);
+  // The function's own opset_import applies to its body (plan_body); the model's fills the gaps.
+  pn.function = plan_body(pn, fn, model_opsets(*ctx_.model.proto), attrs);
   return true;
 }
 
@@ -509,24 +510,17 @@ bool GraphBuilder::bind_spec_function(PlanNode& pn, const onnx::NodeProto& node,
   return true;
 }
 
-// Builds the kernel's per-node state. A failure is kept and rethrown when the node runs, so a
-// node that never runs (an untaken If branch) stays harmless, as it was before prepare existed.
 void GraphBuilder::prepare(PlanNode& pn) {
   if (pn.function || !pn.schema || !pn.schema->prepare) return;
   std::vector<const Value*> constants;
   for (const auto& r : pn.inputs) constants.push_back(r && r->constant ? &constant(*r) : nullptr);
-  NodePrepareContext pc(pn, std::move(constants), inferred_, ctx_.threads);
-  try {
-    pn.state = pn.schema->prepare(pc);
-  } catch (...) {
-    pn.prepare_error = std::current_exception();
-  }
+  prepare_node(pn, constants, inferred_, ctx_.threads);
 }
 
 // Runs a node now when its result cannot change between runs; its outputs become constants.
 bool GraphBuilder::try_fold(PlanNode& pn, const onnx::NodeProto& node) {
   if (!ctx_.options.fold_constants || pn.function || !pn.subgraphs.empty() || !pn.schema ||
-      pn.schema->has(Trait::nondeterministic))
+      !pn.schema->kernel || pn.schema->has(Trait::nondeterministic))
     return false;
   std::vector<const Value*> inputs;
   for (const auto& r : pn.inputs) {
@@ -552,14 +546,50 @@ bool GraphBuilder::try_fold(PlanNode& pn, const onnx::NodeProto& node) {
 
 }  // namespace
 
-std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx) {
-  const auto& proto = *ctx.model.proto;
-  for (const auto& fn : proto.functions())
-    ctx.functions[{normalize_domain(fn.domain()), fn.name(), fn.overload()}] = &fn;
-  OpsetMap opsets;
-  for (const auto& o : proto.opset_import()) opsets[normalize_domain(o.domain())] = o.version();
-  GraphBuilder main(ctx, nullptr, std::move(opsets), kMainGraphPrefix);
-  auto plan = main.build_graph(proto.graph());
+bool runs_kernel(const PlanContext& ctx, const OpResolution& r) {
+  const OpVersion* schema = r.schema;
+  // A kernel wins over a model-local function and over the spec's function body: bodies are for
+  // operators without one, unless the caller asks to exercise the bodies.
+  const bool body_wanted = ctx.options.prefer_function_bodies && schema && schema->is_function &&
+                           !schema->function_body.empty() && !r.function;
+  return schema && schema->kernel && !body_wanted;
+}
+
+void bind_kernel(PlanNode& pn, const onnx::NodeProto& node, const OpResolution& r) {
+  pn.node = &node;
+  pn.opset = r.opset;
+  pn.schema = r.schema;
+  pn.attrs.emplace(node, r.schema);
+  pn.allowed_types = input_type_masks(*r.schema, node);
+}
+
+// Builds the kernel's per-node state. A failure is kept and rethrown when the node runs, so a
+// node that never runs (an untaken If branch) stays harmless, as it was before prepare existed.
+void prepare_node(PlanNode& pn, const std::vector<const Value*>& constants,
+                  const GraphResult* inferred, int threads) {
+  if (pn.function || !pn.schema || !pn.schema->prepare) return;
+  NodePrepareContext pc(pn, constants, inferred, threads);
+  try {
+    pn.state = pn.schema->prepare(pc);
+  } catch (...) {
+    pn.prepare_error = std::current_exception();
+  }
+}
+
+Value initializer_value(const Model& model, const ir::Initializer& init, const std::string& loc) {
+  if (init.tensor) return *init.tensor;
+  return model.tensor(*init.proto, loc);
+}
+
+Value sparse_initializer_value(const Model& model, const onnx::SparseTensorProto& sp,
+                               const std::string& loc) {
+  return densify(model, sp, loc);
+}
+
+std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx, const ir::ModelGraph& model) {
+  if (!model.graph()) throw_invalid("exec.bad-graph", ctx.model.name, "", "the model has no graph");
+  GraphBuilder main(ctx, nullptr, model_opsets(model.header()), kMainGraphPrefix);
+  auto plan = main.build_graph(*model.graph());
   if (!ctx.problems.empty()) throw PlanError(ctx.problems, ctx.model.name);
   plan->timed = ctx.options.profile;
   ctx.stats.nodes = static_cast<int64_t>(plan->nodes.size());

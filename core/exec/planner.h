@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Planning (private to core/exec): turns the model's main graph, its subgraphs and the function
-// bodies its nodes call into GraphPlans, folding constant subgraphs on the way.
+// Planning (private to core/exec): turns the model's main graph (as the executor's passes left
+// it, core/exec/passes/), its subgraphs and the function bodies its nodes call into GraphPlans.
 #pragma once
 
 #include <map>
@@ -13,16 +13,24 @@
 #include "core/exec/plan.h"
 #include "core/exec/runner.h"
 #include "core/exec/session.h"
+#include "core/registry/binding.h"
 
 namespace onnx {
 class FunctionProto;
-}
+class SparseTensorProto;
+}  // namespace onnx
 
 namespace onnxtool {
 
 struct Model;
 class Registry;
 struct InferResult;
+struct GraphResult;
+
+namespace ir {
+class ModelGraph;
+struct Initializer;
+}  // namespace ir
 
 namespace exec_detail {
 
@@ -33,8 +41,7 @@ struct PlanContext {
   const Runner& runner;  // runs the kernels of folded nodes
   SessionStats& stats;
   std::vector<Diagnostic> problems;
-  // Model-local functions by (domain, name, overload).
-  std::map<std::tuple<std::string, std::string, std::string>, const onnx::FunctionProto*> functions;
+  LocalFunctions functions;  // the model's
   // Parsed spec function bodies, by operator version.
   std::map<const OpVersion*, std::shared_ptr<const onnx::FunctionProto>> parsed_bodies;
   int function_depth = 0;
@@ -50,8 +57,24 @@ struct PlanContext {
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };
 
-// Plans the main graph. Every problem found is collected; throws PlanError if there are any.
-std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx);
+// Plans the main graph of `model` (a view of ctx.model that the passes may have rewritten).
+// Every problem found is collected; throws PlanError if there are any.
+std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx, const ir::ModelGraph& model);
+
+// ---- what planning and the executor's passes share --------------------------------------------
+
+// Whether a node resolved as `r` runs through its kernel (rather than a function body).
+bool runs_kernel(const PlanContext& ctx, const OpResolution& r);
+// Binds pn to the kernel of r.schema: node, opset, schema, attributes, allowed input types.
+void bind_kernel(PlanNode& pn, const onnx::NodeProto& node, const OpResolution& r);
+// Runs the operator's prepare step, if any, with the constant inputs given (nullptr: not
+// constant) and what inference found for the node's graph (may be nullptr).
+void prepare_node(PlanNode& pn, const std::vector<const Value*>& constants,
+                  const GraphResult* inferred, int threads);
+// A graph's initializer, or sparse initializer made dense, as the value every run sees.
+Value initializer_value(const Model& model, const ir::Initializer& init, const std::string& loc);
+Value sparse_initializer_value(const Model& model, const onnx::SparseTensorProto& sp,
+                               const std::string& loc);
 
 }  // namespace exec_detail
 }  // namespace onnxtool

@@ -93,10 +93,10 @@ class NodeContext final : public KernelContext {
   std::vector<Value> outputs_;
 };
 
-std::string allowed_type_list(uint32_t mask) {
+std::string allowed_type_list(uint64_t mask) {
   std::string s;
   for (int t = 1; t <= kMaxDataType; ++t)
-    if (mask & (uint32_t{1} << t)) {
+    if (mask & (uint64_t{1} << t)) {
       if (!s.empty()) s += ", ";
       s += type_name(static_cast<DataType>(t));
     }
@@ -119,7 +119,7 @@ void Runner::fail_at(const PlanNode& pn, ErrorKind kind, const std::string& rule
 
 void Runner::check_input_types(const PlanNode& pn, const std::vector<const Value*>& inputs) const {
   for (std::size_t i = 0; i < inputs.size() && i < pn.allowed_types.size(); ++i) {
-    const uint32_t mask = pn.allowed_types[i];
+    const uint64_t mask = pn.allowed_types[i];
     if (!mask || !inputs[i] || !inputs[i]->is_tensor()) continue;
     const DataType t = inputs[i]->tensor().dtype();
     if (mask & type_bit(t)) continue;

@@ -54,8 +54,8 @@ class Runner {
 const Value& resolve(const ValueRef& ref, const Frame& frame);
 
 // The bit for a DataType in PlanNode::allowed_types.
-inline uint32_t type_bit(DataType t) {
-  return uint32_t{1} << static_cast<int>(t);
+inline uint64_t type_bit(DataType t) {
+  return uint64_t{1} << static_cast<int>(t);
 }
 
 }  // namespace exec_detail

@@ -12,13 +12,16 @@
 #include <spdlog/spdlog.h>
 
 #include "core/exec/blas.h"
+#include "core/exec/passes/fold_constants.h"
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
 #include "core/infer/engine.h"
+#include "core/ir/graph.h"
 #include "core/ir/location.h"
 #include "core/ir/type_text.h"
 #include "core/model/model.h"
+#include "core/passes/pass.h"
 #include "core/registry/registry.h"
 #include "onnx.pb.h"
 
@@ -121,6 +124,34 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
   return s.empty() ? "no inputs" : s;
 }
 
+// ---- the executor's passes ----------------------------------------------------------------------
+
+std::vector<std::string> executor_pass_names() {
+  return {exec_detail::FoldConstants::kName};
+}
+
+namespace {
+
+PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions& options) {
+  PassPipeline pipeline;
+  pipeline.add(std::make_unique<exec_detail::FoldConstants>(ctx));
+  if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
+  for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
+  return pipeline;
+}
+
+void check_pass_names(const SessionOptions& options) {
+  const auto known = executor_pass_names();
+  for (const auto& name : options.disabled_passes) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw_usage("no executor pass named " + quoted_name(name) + "; the passes are " + list);
+  }
+}
+
+}  // namespace
+
 // ---- Session ------------------------------------------------------------------------------------
 
 namespace {
@@ -155,6 +186,7 @@ std::unique_ptr<InferResult> infer_for_planning(const Model& model, const Regist
 
 Session::Session(const Model& model, SessionOptions options)
     : model_(model), options_(std::move(options)) {
+  check_pass_names(options_);
   keep_freed_buffers_mapped();
   const auto start = std::chrono::steady_clock::now();
   // OpenBLAS sets environment variables while it loads: do it before any worker thread exists.
@@ -173,6 +205,10 @@ Session::Session(const Model& model, SessionOptions options)
         {in.name(), in.has_type() ? &in.type() : nullptr, initializers.count(in.name()) > 0});
   for (const auto& out : g.output())
     outputs_.push_back({out.name(), out.has_type() ? &out.type() : nullptr, false});
+  // The inference results serve planning only: kept while a second plan may still be built.
+  const bool may_replan =
+      std::any_of(inputs_.begin(), inputs_.end(), [](const Port& p) { return p.has_initializer; });
+  if (!may_replan || !options_.fold_constants) inferred_.reset();
   stats_.plan_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   spdlog::debug("planned {}: {} nodes to run, {} folded at load ({} bytes), {:.1f} ms", model.name,
@@ -188,7 +224,15 @@ std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(bool defaults_as_con
                                {},     {},       {},       0,        defaults_as_constants};
   ctx.inferred = inferred_.get();
   ctx.threads = pool_->size();
-  return exec_detail::plan_model(ctx);
+  ctx.functions = LocalFunctions(*model_.proto);
+  // The passes edit a view of the model; the plan refers to the stored nodes they left as they
+  // were and keeps its own copy of the others, so the view is not needed once planned.
+  ir::ModelGraph graph = ir::ModelGraph::view(model_.proto);
+  PassContext pass_ctx;
+  pass_ctx.registry = &registry;
+  pass_ctx.inferred = inferred_.get();
+  executor_passes(ctx, options_).run(graph, pass_ctx);
+  return exec_detail::plan_model(ctx, graph);
 }
 
 const exec_detail::GraphPlan& Session::plan_for(

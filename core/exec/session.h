@@ -5,13 +5,16 @@
 //   Session s(m, {.threads = 2});
 //   std::vector<Value> outs = s.run({{"x", Value(x)}});
 //
-// Planning binds every node to a kernel (registry lookup by domain, op type and the opset the
-// model imports), a model-local function, or the function body the spec gives the operator;
-// nodes with none are collected into one PlanError. Initializers are used in place (views of
-// the model's raw_data or mapped external file). Deterministic nodes whose inputs are all
-// constants (initializers that are not graph inputs, Constant nodes, earlier folded nodes) run
-// once, here, and their outputs become constants. Every value is dropped right after its last
-// use. Subgraphs (If/Loop/Scan bodies) are planned with their parent as outer scope.
+// Loading a session views the model as an editable graph (ir::ModelGraph::view: nothing large is
+// copied), runs shape inference, then the executor's passes over the graph (core/exec/passes/;
+// the first, fold-constants, runs once, here, every deterministic node whose inputs are all
+// constants and turns its outputs into initializers), then plans it: every node is bound to a
+// kernel (registry lookup by domain, op type and the opset the model imports, through
+// core/registry/binding.h), a model-local function, or the function body the spec gives the
+// operator, and its kernel's prepare step runs once; nodes with none are collected into one
+// PlanError. Initializers are used in place (views of the model's raw_data or mapped external
+// file). Every value is dropped right after its last use. Subgraphs (If/Loop/Scan bodies) are
+// planned with their parent as outer scope.
 //
 // Buffer reuse goes through the allocator: a dropped value's storage is freed at once, and glibc
 // hands the same block to the next allocation of a similar size (measured on a chain of
@@ -57,7 +60,10 @@ using FunctionBodyParser =
 struct SessionOptions {
   int threads = 0;                     // 0: every hardware thread
   const Registry* registry = nullptr;  // nullptr: Registry::standard()
-  bool fold_constants = true;
+  bool fold_constants = true;          // the same as disabling the pass "fold-constants"
+  // Executor passes to leave out, by name (see executor_pass_names()); an unknown name is a
+  // usage Error when the session is made.
+  std::vector<std::string> disabled_passes;
   // Run shape inference at planning, so that kernels' prepare steps know input shapes.
   bool infer_shapes = true;
   bool profile = false;  // time every node of the main graph
@@ -154,6 +160,10 @@ class Session {
   std::vector<Port> inputs_, outputs_;
   SessionStats stats_;
 };
+
+// The passes the executor runs over a model's graph before planning, in order (core/exec/passes/):
+// "fold-constants" computes at load what cannot change between runs.
+std::vector<std::string> executor_pass_names();
 
 // A one-line description of what the model expects, for error messages:
 // "x: float[N,3,224,224], mask: bool[N] (optional)".

@@ -55,6 +55,50 @@ Diagnostic problem(std::string rule, std::string location, std::string message) 
   return d;
 }
 
+// Copies every field of `src` that is set, except those numbered in `skip`, into `dst` (which
+// has the same type), unknown fields included: the parts of a stored message a view keeps
+// without copying what it decomposes (nodes, weights).
+void copy_fields_except(const google::protobuf::Message& src, google::protobuf::Message& dst,
+                        std::initializer_list<int> skip) {
+  using google::protobuf::FieldDescriptor;
+  const auto* r = src.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(src, &fields);
+  for (const FieldDescriptor* f : fields) {
+    if (std::find(skip.begin(), skip.end(), f->number()) != skip.end()) continue;
+    const int n = f->is_repeated() ? r->FieldSize(src, f) : 1;
+    for (int i = 0; i < n; ++i) {
+      const bool rep = f->is_repeated();
+      switch (f->cpp_type()) {
+#define ONNXTOOL_COPY_SCALAR(CPPTYPE, Name)                   \
+  case FieldDescriptor::CPPTYPE:                              \
+    if (rep)                                                  \
+      r->Add##Name(&dst, f, r->GetRepeated##Name(src, f, i)); \
+    else                                                      \
+      r->Set##Name(&dst, f, r->Get##Name(src, f));            \
+    break;
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_INT32, Int32)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_INT64, Int64)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_UINT32, UInt32)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_UINT64, UInt64)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_DOUBLE, Double)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_FLOAT, Float)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_BOOL, Bool)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_ENUM, EnumValue)
+        ONNXTOOL_COPY_SCALAR(CPPTYPE_STRING, String)
+#undef ONNXTOOL_COPY_SCALAR
+        case FieldDescriptor::CPPTYPE_MESSAGE:
+          if (rep)
+            r->AddMessage(&dst, f)->CopyFrom(r->GetRepeatedMessage(src, f, i));
+          else
+            r->MutableMessage(&dst, f)->CopyFrom(r->GetMessage(src, f));
+          break;
+      }
+    }
+  }
+  dst.GetReflection()->MutableUnknownFields(&dst)->MergeFrom(r->GetUnknownFields(src));
+}
+
 // Moves every element out of a repeated proto field into a vector.
 template <class T>
 std::vector<T> take_all(google::protobuf::RepeatedPtrField<T>& field) {
@@ -96,8 +140,28 @@ std::string NameTable::fresh(const std::string& base_in) {
 
 Node::~Node() = default;
 
+onnx::NodeProto& Node::mutable_proto() {
+  detach_origin();
+  return *proto_;
+}
+
+void Node::detach_origin() {
+  if (!origin_) return;
+  auto copy = std::make_shared<onnx::NodeProto>(*proto_);
+  copy->clear_input();
+  copy->clear_output();
+  for (const auto& sub : owned_subgraphs_) {
+    auto* a = copy->mutable_attribute(sub.attribute_index);
+    a->clear_g();
+    a->clear_graphs();
+  }
+  proto_ = std::move(copy);
+  origin_ = nullptr;
+}
+
 Status Node::set_attribute_tensor(const std::string& attribute, Tensor value) {
   if (!value.defined()) return Status::failure("the tensor has no element type");
+  detach_origin();
   const auto& attrs = proto_->attribute();
   const bool present =
       std::any_of(attrs.begin(), attrs.end(), [&](const auto& a) { return a.name() == attribute; });
@@ -125,6 +189,13 @@ std::optional<Tensor> Node::attribute_tensor(const std::string& attribute,
 
 void Node::to_proto(onnx::NodeProto& out) const {
   out = *proto_;
+  out.clear_input();
+  out.clear_output();
+  for (const auto& sub : owned_subgraphs_) {
+    auto* a = out.mutable_attribute(sub.attribute_index);
+    a->clear_g();
+    a->clear_graphs();
+  }
   for (const auto& s : inputs_) out.add_input(s);
   for (const auto& s : outputs_) out.add_output(s);
   for (const auto& [name, tensor] : tensor_attributes_) {
@@ -154,6 +225,14 @@ std::unique_ptr<Graph> Graph::from_proto(onnx::GraphProto proto) {
   return g;
 }
 
+std::unique_ptr<Graph> Graph::view(const onnx::GraphProto& proto,
+                                   std::shared_ptr<const void> keep_alive) {
+  auto g =
+      build_view(proto, nullptr, nullptr, std::make_shared<Shared>(), kMainGraphPrefix, keep_alive);
+  g->reserve_names();
+  return g;
+}
+
 std::unique_ptr<Graph> Graph::build(onnx::GraphProto proto, Graph* parent, Node* owner,
                                     std::shared_ptr<Shared> shared, const std::string& prefix) {
   auto g = std::make_unique<Graph>(Private{}, parent, owner, std::move(shared));
@@ -176,24 +255,56 @@ std::unique_ptr<Graph> Graph::build(onnx::GraphProto proto, Graph* parent, Node*
   }
   proto.clear_node();
   g->shell_ = std::move(proto);
-  g->rebuild_index();
+  g->finish_build(prefix);
+  return g;
+}
 
-  auto& problems = g->shared_->problems;
-  for (std::size_t i = 0; i < g->inputs_.size(); ++i)
-    if (g->inputs_[i].name().empty())
+std::unique_ptr<Graph> Graph::build_view(const onnx::GraphProto& proto, Graph* parent, Node* owner,
+                                         std::shared_ptr<Shared> shared, const std::string& prefix,
+                                         const std::shared_ptr<const void>& keep_alive) {
+  auto g = std::make_unique<Graph>(Private{}, parent, owner, std::move(shared));
+  g->origin_ = &proto;
+  g->inputs_.assign(proto.input().begin(), proto.input().end());
+  g->outputs_.assign(proto.output().begin(), proto.output().end());
+  g->value_info_.assign(proto.value_info().begin(), proto.value_info().end());
+  g->sparse_.assign(proto.sparse_initializer().begin(), proto.sparse_initializer().end());
+  for (const auto& t : proto.initializer()) {
+    Initializer init;
+    init.name = t.name();
+    // Shares ownership with keep_alive (when given) and points into the stored graph.
+    init.proto = std::shared_ptr<const onnx::TensorProto>(keep_alive, &t);
+    g->initializers_.push_back(std::move(init));
+  }
+  for (int i = 0; i < proto.node_size(); ++i) {
+    const std::string location = node_location(prefix, i, proto.node(i));
+    auto node = g->view_node(proto.node(i), location, keep_alive);
+    auto it = g->nodes_.insert(g->nodes_.end(), std::move(node));
+    (*it)->position_ = it;
+  }
+  // node 1, initializer 5, input 11, output 12, value_info 13, sparse_initializer 15
+  copy_fields_except(proto, g->shell_, {1, 5, 11, 12, 13, 15});
+  g->finish_build(prefix);
+  return g;
+}
+
+void Graph::finish_build(const std::string& prefix) {
+  rebuild_index();
+  auto& problems = shared_->problems;
+  for (std::size_t i = 0; i < inputs_.size(); ++i)
+    if (inputs_[i].name().empty())
       problems.push_back(problem("ir.missing-name", item_location(prefix, "input", int(i), ""),
                                  "a graph input has no name"));
-  for (std::size_t i = 0; i < g->initializers_.size(); ++i)
-    if (g->initializers_[i].name.empty())
+  for (std::size_t i = 0; i < initializers_.size(); ++i)
+    if (initializers_[i].name.empty())
       problems.push_back(problem("ir.missing-name",
                                  item_location(prefix, "initializer", int(i), ""),
                                  "an initializer has no name"));
   int index = 0;
-  for (const Node& n : g->nodes()) {
+  for (const Node& n : nodes()) {
     for (const auto& out : n.outputs()) {
       if (out.empty()) continue;
-      const auto& producers = g->producers_.at(out);
-      const bool declared = g->declared_.count(out) != 0;
+      const auto& producers = producers_.at(out);
+      const bool declared = declared_.count(out) != 0;
       if (producers.front().node != &n || declared)
         problems.push_back(
             problem("ir.duplicate-producer", node_location(prefix, index, n.proto()),
@@ -202,7 +313,6 @@ std::unique_ptr<Graph> Graph::build(onnx::GraphProto proto, Graph* parent, Node*
     }
     ++index;
   }
-  return g;
 }
 
 std::unique_ptr<Node> Graph::make_node(onnx::NodeProto proto, const std::string& location) {
@@ -214,25 +324,50 @@ std::unique_ptr<Node> Graph::make_node(onnx::NodeProto proto, const std::string&
   node->outputs_.assign(p.output().begin(), p.output().end());
   p.clear_input();
   p.clear_output();
-  for (int a = 0; a < p.attribute_size(); ++a) {
-    auto* attr = p.mutable_attribute(a);
-    if (attr->has_g()) {
-      auto child = build(std::move(*attr->mutable_g()), this, node.get(), shared_,
-                         subgraph_prefix(location, attr->name()));
-      attr->clear_g();
-      node->owned_subgraphs_.push_back({a, -1, std::move(child)});
-    }
-    for (int j = 0; j < attr->graphs_size(); ++j) {
-      auto child = build(std::move(*attr->mutable_graphs(j)), this, node.get(), shared_,
-                         subgraph_prefix(location, attr->name(), j));
-      node->owned_subgraphs_.push_back({a, j, std::move(child)});
-    }
-    attr->clear_graphs();
-  }
-  for (const auto& sub : node->owned_subgraphs_)
-    node->subgraph_refs_.push_back(
-        {p.attribute(sub.attribute_index).name(), sub.list_index, sub.graph.get()});
+  add_subgraphs(*node, location, nullptr);
   return node;
+}
+
+std::unique_ptr<Node> Graph::view_node(const onnx::NodeProto& proto, const std::string& location,
+                                       const std::shared_ptr<const void>& keep_alive) {
+  std::unique_ptr<Node> node(new Node());
+  node->graph_ = this;
+  // Never written through while origin_ is set: mutable_proto() copies first.
+  node->proto_ = std::shared_ptr<onnx::NodeProto>(keep_alive, const_cast<onnx::NodeProto*>(&proto));
+  node->origin_ = &proto;
+  node->inputs_.assign(proto.input().begin(), proto.input().end());
+  node->outputs_.assign(proto.output().begin(), proto.output().end());
+  add_subgraphs(*node, location, &keep_alive);
+  return node;
+}
+
+// Decomposes the node's graph-valued attributes into child graphs: moved out of the node's own
+// proto, or (keep_alive given) viewed in the stored one.
+void Graph::add_subgraphs(Node& node, const std::string& location,
+                          const std::shared_ptr<const void>* keep_alive) {
+  const onnx::NodeProto& p = *node.proto_;
+  for (int a = 0; a < p.attribute_size(); ++a) {
+    const onnx::AttributeProto& attr = p.attribute(a);
+    auto child_of = [&](const onnx::GraphProto& stored, int list_index) {
+      const std::string prefix = subgraph_prefix(location, attr.name(), list_index);
+      if (keep_alive) return build_view(stored, this, &node, shared_, prefix, *keep_alive);
+      return build(std::move(const_cast<onnx::GraphProto&>(stored)), this, &node, shared_, prefix);
+    };
+    if (attr.has_g()) node.owned_subgraphs_.push_back({a, -1, child_of(attr.g(), -1)});
+    for (int j = 0; j < attr.graphs_size(); ++j)
+      node.owned_subgraphs_.push_back({a, j, child_of(attr.graphs(j), j)});
+    if (!keep_alive && (attr.has_g() || attr.graphs_size() > 0)) {
+      node.proto_->mutable_attribute(a)->clear_g();
+      node.proto_->mutable_attribute(a)->clear_graphs();
+    }
+  }
+  for (const auto& sub : node.owned_subgraphs_)
+    node.subgraph_refs_.push_back(
+        {p.attribute(sub.attribute_index).name(), sub.list_index, sub.graph.get()});
+}
+
+void Graph::interface_changed() {
+  if (owner_) owner_->detach_origin();
 }
 
 void Graph::reserve_names() {
@@ -524,6 +659,8 @@ Status Graph::set_node_input(Node& node, int index, const std::string& value) {
   if (node.graph_ != this) return Status::failure("the node belongs to another graph");
   if (index < 0 || index >= int(node.inputs_.size()))
     return Status::failure("the node has no input " + std::to_string(index));
+  if (node.inputs_[index] == value) return Status::success();
+  node.detach_origin();
   drop_use(node.inputs_[index], node, index);
   node.inputs_[index] = value;
   add_use(value, node, index);
@@ -532,6 +669,7 @@ Status Graph::set_node_input(Node& node, int index, const std::string& value) {
 }
 
 void Graph::append_node_input(Node& node, const std::string& value) {
+  node.detach_origin();
   node.inputs_.push_back(value);
   add_use(value, node, int(node.inputs_.size()) - 1);
   shared_->names.reserve(value);
@@ -557,7 +695,10 @@ void Graph::replace_outer_reads(const std::string& old_value, const std::string&
   const std::vector<Use> reads = uses(old_value);
   for (const Use& u : reads) (void)set_node_input(*u.node, u.input, new_value);
   for (auto& v : outputs_)
-    if (v.name() == old_value) v.set_name(new_value);
+    if (v.name() == old_value) {
+      v.set_name(new_value);
+      interface_changed();
+    }
   if (rename_declarations)
     for (auto& v : value_info_)
       if (v.name() == old_value) v.set_name(new_value);
@@ -583,15 +724,25 @@ Status Graph::replace_all_uses(const std::string& old_value, const std::string& 
 
 void Graph::rename_local(const std::string& old_name, const std::string& new_name) {
   auto rename = [&](std::string& s) {
-    if (s == old_name) s = new_name;
+    if (s != old_name) return false;
+    s = new_name;
+    return true;
   };
   for (auto& n : nodes_) {
-    for (auto& s : n->inputs_) rename(s);
-    for (auto& s : n->outputs_) rename(s);
+    bool renamed = false;
+    for (auto& s : n->inputs_) renamed = rename(s) || renamed;
+    for (auto& s : n->outputs_) renamed = rename(s) || renamed;
+    if (renamed && n->origin_) {
+      // The copy strips the stored lists; the renamed ones above stay.
+      n->detach_origin();
+    }
   }
   for (auto* list : {&inputs_, &outputs_, &value_info_})
     for (auto& v : *list)
-      if (v.name() == old_name) v.set_name(new_name);
+      if (v.name() == old_name) {
+        v.set_name(new_name);
+        if (list != &value_info_) interface_changed();
+      }
   for (auto& init : initializers_) rename(init.name);
   for (auto& s : sparse_)
     if (s.values().name() == old_name) s.mutable_values()->set_name(new_name);
@@ -622,6 +773,7 @@ Status Graph::add_input(onnx::ValueInfoProto input) {
   if (producers_.count(name))
     return Status::failure(quoted_name(name) + " is already produced by a node");
   inputs_.push_back(std::move(input));
+  interface_changed();
   declare(name);
   shared_->names.reserve(name);
   return Status::success();
@@ -632,11 +784,13 @@ Status Graph::remove_input(const std::string& name) {
                          [&](const onnx::ValueInfoProto& v) { return v.name() == name; });
   if (it == inputs_.end()) return Status::failure("no input " + quoted_name(name));
   inputs_.erase(it);
+  interface_changed();
   undeclare(name);
   return Status::success();
 }
 
 void Graph::add_output(onnx::ValueInfoProto output) {
+  interface_changed();
   shared_->names.reserve(output.name());
   outputs_.push_back(std::move(output));
 }
@@ -809,6 +963,28 @@ ModelGraph ModelGraph::from_proto(onnx::ModelProto model) {
     if (t.has_algorithm()) reserve_graph_names(t.algorithm(), names);
   }
   if (m.graph_) {
+    m.graph_->reserve_names();
+    m.graph_->report_undefined(kMainGraphPrefix);
+  } else {
+    m.orphan_names_ = std::shared_ptr<NameTable>(shared, &shared->names);
+  }
+  return m;
+}
+
+ModelGraph ModelGraph::view(std::shared_ptr<const onnx::ModelProto> model) {
+  ModelGraph m;
+  auto shared = std::make_shared<Graph::Shared>();
+  copy_fields_except(*model, m.header_, {7});  // all but the graph
+  NameTable& names = shared->names;
+  for (const auto& f : m.header_.functions()) reserve_function_names(f, names);
+  for (const auto& t : m.header_.training_info()) {
+    if (t.has_initialization()) reserve_graph_names(t.initialization(), names);
+    if (t.has_algorithm()) reserve_graph_names(t.algorithm(), names);
+  }
+  if (model->has_graph()) {
+    const std::shared_ptr<const void> keep_alive = model;
+    m.graph_ =
+        Graph::build_view(model->graph(), nullptr, nullptr, shared, kMainGraphPrefix, keep_alive);
     m.graph_->reserve_names();
     m.graph_->report_undefined(kMainGraphPrefix);
   } else {

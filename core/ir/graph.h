@@ -10,6 +10,16 @@
 //
 // Nothing here knows an operator: subgraphs are found by attribute content (g, graphs), never by
 // op type.
+//
+// A graph is either built from a proto it takes (from_proto: the converter, tools that write
+// the model back) or a view of a proto that outlives it (view: the executor, which must not
+// copy weights): a view's initializers and unedited nodes refer to the stored protos, and a node
+// is copied only when it is edited.
+//
+// DESIGN: a pass (a rewrite such as constant folding, an opset step or a fusion) is a Pass
+// (core/passes/pass.h) that edits a ModelGraph through Graph's methods (which keep the indexes
+// and names right) and asks the registry for what it needs to know of an operator by trait
+// (core/registry/schema.h), never by name.
 #pragma once
 
 #include <cstddef>
@@ -98,11 +108,16 @@ class Node {
   const std::vector<std::string>& outputs() const { return outputs_; }
   Graph& graph() const { return *graph_; }
 
-  // The NodeProto without its inputs, outputs and subgraph bodies: attributes, doc_string,
-  // metadata, unknown fields. Edit attributes through mutable_proto(), but neither add nor remove
-  // the attributes that hold subgraphs (subgraphs() refers to them by position).
+  // The node's attributes, doc_string, metadata and unknown fields. Its input, output and
+  // subgraph fields are not to be read: use inputs(), outputs() and subgraphs() (a viewed node's
+  // proto still holds them as stored). Edit attributes through mutable_proto(), but neither add
+  // nor remove the attributes that hold subgraphs (subgraphs() refers to them by position).
   const onnx::NodeProto& proto() const { return *proto_; }
-  onnx::NodeProto& mutable_proto() { return *proto_; }
+  onnx::NodeProto& mutable_proto();
+
+  // The stored NodeProto a viewed node still matches (inputs, outputs, attributes, and the
+  // interface of its subgraphs); nullptr for a node made by an edit or edited since.
+  const onnx::NodeProto* origin() const { return origin_; }
 
   const std::vector<Subgraph>& subgraphs() const { return subgraph_refs_; }
 
@@ -126,9 +141,12 @@ class Node {
     std::unique_ptr<Graph> graph;
   };
   Node() = default;
+  // Before an edit: a viewed node gets a copy of its proto of its own.
+  void detach_origin();
 
   Graph* graph_ = nullptr;
   std::shared_ptr<onnx::NodeProto> proto_;  // shared so decoded attribute tensors can view it
+  const onnx::NodeProto* origin_ = nullptr;
   std::vector<std::string> inputs_, outputs_;
   std::vector<OwnedSubgraph> owned_subgraphs_;  // in attribute order, then list order
   std::vector<Subgraph> subgraph_refs_;         // the same, as handed out
@@ -171,6 +189,10 @@ class Graph {
   // A main graph (no enclosing scope). Problems found (duplicate producers, undefined names) are
   // reported in problems(), never thrown.
   static std::unique_ptr<Graph> from_proto(onnx::GraphProto proto);
+  // A graph viewing `proto`, which must outlive it unless `keep_alive` owns it. Values it reads
+  // from enclosing scopes are not reported as undefined (a subgraph viewed on its own).
+  static std::unique_ptr<Graph> view(const onnx::GraphProto& proto,
+                                     std::shared_ptr<const void> keep_alive = nullptr);
   void to_proto(onnx::GraphProto& out) const;
   onnx::GraphProto to_proto() const;
 
@@ -180,6 +202,9 @@ class Graph {
 
   // ---- scope ----------------------------------------------------------------------------
   Graph* parent() const { return parent_; }
+  // The stored GraphProto a viewed graph was made from (nullptr otherwise): an identity, e.g. to
+  // find what shape inference found for this graph; its contents may have been edited since.
+  const onnx::GraphProto* origin() const { return origin_; }
   Node* owner_node() const { return owner_; }  // the node whose attribute this graph is
   // Structural problems found at construction (rule ids ir.duplicate-producer,
   // ir.undefined-value), for the whole model.
@@ -257,7 +282,10 @@ class Graph {
   const std::vector<onnx::ValueInfoProto>& inputs() const { return inputs_; }
   const std::vector<onnx::ValueInfoProto>& outputs() const { return outputs_; }
   const std::vector<onnx::ValueInfoProto>& value_info() const { return value_info_; }
-  std::vector<onnx::ValueInfoProto>& mutable_outputs() { return outputs_; }
+  std::vector<onnx::ValueInfoProto>& mutable_outputs() {
+    interface_changed();
+    return outputs_;
+  }
   std::vector<onnx::ValueInfoProto>& mutable_value_info() { return value_info_; }
   Status add_input(onnx::ValueInfoProto input);
   Status remove_input(const std::string& name);
@@ -308,7 +336,18 @@ class Graph {
   // Construction.
   static std::unique_ptr<Graph> build(onnx::GraphProto proto, Graph* parent, Node* owner,
                                       std::shared_ptr<Shared> shared, const std::string& prefix);
+  static std::unique_ptr<Graph> build_view(const onnx::GraphProto& proto, Graph* parent,
+                                           Node* owner, std::shared_ptr<Shared> shared,
+                                           const std::string& prefix,
+                                           const std::shared_ptr<const void>& keep_alive);
+  void finish_build(const std::string& prefix);
   std::unique_ptr<Node> make_node(onnx::NodeProto proto, const std::string& location);
+  std::unique_ptr<Node> view_node(const onnx::NodeProto& proto, const std::string& location,
+                                  const std::shared_ptr<const void>& keep_alive);
+  void add_subgraphs(Node& node, const std::string& location,
+                     const std::shared_ptr<const void>* keep_alive);
+  // A change of the inputs or outputs of this graph: its owner no longer matches its origin.
+  void interface_changed();
   void reserve_names();
   void report_undefined(const std::string& prefix) const;
 
@@ -335,6 +374,7 @@ class Graph {
 
   Graph* parent_ = nullptr;
   Node* owner_ = nullptr;
+  const onnx::GraphProto* origin_ = nullptr;
   std::shared_ptr<Shared> shared_;
   onnx::GraphProto shell_;  // the GraphProto without what is decomposed below
   NodeList nodes_;
@@ -352,6 +392,8 @@ class Graph {
 class ModelGraph {
  public:
   static ModelGraph from_proto(onnx::ModelProto model);
+  // A view of a stored model (see Graph::view): nothing large is copied; `model` is kept alive.
+  static ModelGraph view(std::shared_ptr<const onnx::ModelProto> model);
   onnx::ModelProto to_proto() const;
   void to_proto(onnx::ModelProto& out) const;
 

@@ -7,6 +7,7 @@
 #include "core/exec/runner.h"
 #include "core/exec/session.h"
 #include "core/exec/thread_pool.h"
+#include "core/ir/graph.h"
 #include "core/registry/schema.h"
 #include "tests/unit/test_exec_util.h"
 
@@ -269,7 +270,7 @@ TEST_CASE("values are released right after their last use") {
   exec_detail::Runner runner(pool, "test.onnx");
   SessionOptions opts = with(*reg);
   exec_detail::PlanContext ctx{m, *reg, opts, runner, stats, {}, {}, {}, 0};
-  auto plan = exec_detail::plan_model(ctx);
+  auto plan = exec_detail::plan_model(ctx, ir::ModelGraph::view(m.proto));
   auto released = [&](int node) {
     std::vector<std::string> names;
     for (int slot : plan->nodes[static_cast<std::size_t>(node)].release)

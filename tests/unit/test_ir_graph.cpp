@@ -544,3 +544,79 @@ TEST_CASE("graph: fields it does not model survive, unknown ones included") {
   CHECK_MESSAGE(exactly_equal(parsed, back, &diff), diff);
   CHECK(serialize(back) == serialize(parsed));
 }
+
+TEST_CASE("graph: a view refers to the stored model and copies a node only when it is edited") {
+  onnx::ModelProto m = scoped_model();
+  m.mutable_unknown_fields()->AddVarint(127, 1);
+  m.mutable_graph()->set_doc_string("doc");
+  auto stored = std::make_shared<const onnx::ModelProto>(m);
+  ir::ModelGraph model = ir::ModelGraph::view(stored);
+  ir::Graph& g = *model.graph();
+  CHECK(model.problems().empty());
+  CHECK(g.origin() == &stored->graph());
+  CHECK(g.doc_string() == "doc");
+  check_indexes(g);
+
+  // Weights and nodes are the stored ones, not copies.
+  REQUIRE(g.initializers().size() == 1);
+  CHECK(g.initializers()[0].proto.get() == &stored->graph().initializer(0));
+  ir::Node* matmul = node_named(g, "matmul");
+  ir::Node* if_node = node_named(g, "if");
+  REQUIRE(matmul);
+  REQUIRE(if_node);
+  CHECK(matmul->origin() == &stored->graph().node(0));
+  CHECK(&matmul->proto() == matmul->origin());
+  REQUIRE(if_node->subgraphs().size() == 2);
+  ir::Graph& then_g = *if_node->subgraphs()[0].graph;
+  CHECK(then_g.origin() == &stored->graph().node(1).attribute(0).g());
+  CHECK(then_g.resolve("mm")->node == matmul);
+  std::string diff;
+  CHECK_MESSAGE(exactly_equal(m, model.to_proto(), &diff), diff);
+
+  // Editing a node gives it a proto of its own; the stored model does not change.
+  ir::Node* relu = node_named(g, "relu");
+  REQUIRE(relu);
+  CHECK(g.set_node_input(*relu, 0, "X"));
+  CHECK(relu->origin() == nullptr);
+  CHECK(relu->proto().input_size() == 0);  // inputs live in inputs() once detached
+  CHECK(relu->inputs() == std::vector<std::string>{"X"});
+  CHECK(stored->graph().node(2).input(0) == "mm");
+  CHECK(matmul->origin() != nullptr);  // untouched
+  matmul->mutable_proto().set_doc_string("edited");
+  CHECK(matmul->origin() == nullptr);
+  CHECK(stored->graph().node(0).doc_string().empty());
+
+  // Editing inside a subgraph keeps its owner's origin; changing its interface does not.
+  ir::Node* neg = node_named(then_g, "neg");
+  REQUIRE(neg);
+  CHECK(neg->origin() != nullptr);
+  CHECK(then_g.set_node_input(*neg, 0, "X"));
+  CHECK(if_node->origin() != nullptr);
+  then_g.add_output(value("X"));
+  CHECK(if_node->origin() == nullptr);
+
+  const onnx::ModelProto back = model.to_proto();
+  CHECK(back.graph().node(2).input(0) == "X");
+  CHECK(back.graph().node(0).doc_string() == "edited");
+  CHECK(back.graph().node(1).attribute(0).g().node(0).input(0) == "X");
+  CHECK(back.graph().node(1).attribute(0).g().output_size() == 2);
+  CHECK(back.graph().node(1).attribute(1).g().output_size() == 1);
+  CHECK(back.graph().node(1).input(0) == "cond");
+  CHECK(stored->graph().node(1).attribute(0).g().output_size() == 1);
+
+  // A view keeps the stored model alive.
+  std::weak_ptr<const onnx::ModelProto> weak = stored;
+  stored.reset();
+  CHECK_FALSE(weak.expired());
+}
+
+TEST_CASE("graph: a subgraph viewed on its own, with its captures left to the caller") {
+  const onnx::ModelProto m = scoped_model();
+  const onnx::GraphProto& then_branch = m.graph().node(1).attribute(0).g();
+  auto g = ir::Graph::view(then_branch);
+  CHECK(g->origin() == &then_branch);
+  CHECK(g->outer_references() == std::vector<std::string>{"mm"});
+  CHECK(g->problems().empty());
+  std::string diff;
+  CHECK_MESSAGE(exactly_equal(then_branch, g->to_proto(), &diff), diff);
+}

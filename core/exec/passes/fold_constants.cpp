@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/passes/fold_constants.h"
+
+#include <map>
+#include <utility>
+
+#include "core/exec/planner.h"
+#include "core/infer/engine.h"
+#include "core/ir/graph.h"
+#include "core/ir/location.h"
+#include "core/model/model.h"
+#include "core/registry/binding.h"
+#include "core/registry/registry.h"
+#include "core/util/format.h"
+#include "onnx.pb.h"
+
+namespace onnxtool::exec_detail {
+
+namespace {
+
+class Folder {
+ public:
+  Folder(PlanContext& ctx, OpsetMap opsets) : ctx_(ctx), opsets_(std::move(opsets)) {}
+
+  void fold_graph(ir::Graph& g, const std::string& prefix);
+  int64_t folded() const { return folded_; }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  const Value* constant(const ir::Graph& g, const std::string& name);
+  const Value* decode(const ir::Graph& owner, const std::string& name);
+  bool can_define(const ir::Graph& g, const ir::Node& n) const;
+  bool try_fold(ir::Graph& g, ir::Node& n, const std::string& location);
+
+  PlanContext& ctx_;
+  OpsetMap opsets_;
+  // Constants already decoded, by the graph that defines them and their name.
+  std::map<std::pair<const ir::Graph*, std::string>, Value> values_;
+  int64_t folded_ = 0, bytes_ = 0;
+};
+
+// The value `name` holds on every run, as seen from g; nullptr when it is not a constant.
+const Value* Folder::constant(const ir::Graph& g, const std::string& name) {
+  const auto def = g.resolve(name);
+  if (!def) return nullptr;
+  const ir::Graph& owner = *def->graph;
+  bool fixed =
+      def->kind == ir::ValueKind::initializer || def->kind == ir::ValueKind::sparse_initializer;
+  // A main-graph input's default counts when the caller says no run will feed it.
+  if (def->kind == ir::ValueKind::graph_input && !owner.parent() && ctx_.defaults_as_constants &&
+      owner.initializer(name))
+    fixed = true;
+  return fixed ? decode(owner, name) : nullptr;
+}
+
+const Value* Folder::decode(const ir::Graph& owner, const std::string& name) {
+  const auto key = std::make_pair(&owner, name);
+  if (auto it = values_.find(key); it != values_.end()) return &it->second;
+  try {
+    Value v;
+    if (const ir::Initializer* init = owner.initializer(name)) {
+      v = initializer_value(ctx_.model, *init, name);
+    } else {
+      const onnx::SparseTensorProto* sparse = nullptr;
+      for (const auto& sp : owner.sparse_initializers())
+        if (sp.values().name() == name) sparse = &sp;
+      if (!sparse) return nullptr;
+      v = sparse_initializer_value(ctx_.model, *sparse, name);
+    }
+    return &values_.emplace(key, std::move(v)).first->second;
+  } catch (const Error&) {
+    return nullptr;  // a malformed initializer: planning reports it
+  }
+}
+
+// Whether each output of n can become an initializer of g (a malformed graph may define the
+// name elsewhere too).
+bool Folder::can_define(const ir::Graph& g, const ir::Node& n) const {
+  for (const auto& out : n.outputs()) {
+    if (out.empty()) continue;
+    const auto def = g.find_local(out);
+    if (!def || def->kind != ir::ValueKind::node_output || def->node != &n) return false;
+    if (g.parent() && g.parent()->resolve(out)) return false;
+  }
+  return true;
+}
+
+bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& location) {
+  if (!can_define(g, n)) return false;
+  onnx::NodeProto own;
+  const onnx::NodeProto* proto = n.origin();
+  if (!proto) {
+    n.to_proto(own);
+    proto = &own;
+  }
+  const OpResolution r = resolve_operator(ctx_.registry, opsets_, &ctx_.functions, *proto);
+  if (!runs_kernel(ctx_, r) || r.schema->has(Trait::nondeterministic)) return false;
+
+  PlanNode pn;
+  pn.location = location;
+  std::vector<const Value*> inputs;
+  for (std::size_t i = 0; i < n.inputs().size(); ++i) {
+    const std::string& name = n.inputs()[i];
+    if (name.empty()) {
+      inputs.push_back(nullptr);
+      pn.inputs.emplace_back(std::nullopt);
+      continue;
+    }
+    const Value* v = constant(g, name);
+    if (!v) return false;
+    inputs.push_back(v);
+    pn.inputs.push_back(ValueRef{0, true, static_cast<int>(i)});
+  }
+  bind_kernel(pn, *proto, r);
+  const GraphResult* inferred =
+      ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
+  prepare_node(pn, inputs, inferred, ctx_.threads);
+  std::vector<Value> outs;
+  try {
+    outs = ctx_.runner.invoke(pn, inputs, nullptr);
+  } catch (const Error&) {
+    return false;  // left in the graph: the same error then surfaces when the node runs
+  }
+  const std::vector<std::string> names = n.outputs();
+  outs.resize(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!names[i].empty() && (!outs[i].is_tensor() || !outs[i].tensor().defined())) return false;
+
+  (void)g.remove_node(n, ir::Graph::Removal::force);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) continue;
+    const Tensor& t = outs[i].tensor();
+    bytes_ += static_cast<int64_t>(t.nbytes());
+    // can_define() made sure the name is free in this scope.
+    (void)g.add_initializer(names[i], t);
+  }
+  ++folded_;
+  return true;
+}
+
+void Folder::fold_graph(ir::Graph& g, const std::string& prefix) {
+  int index = 0;
+  for (ir::Node* n : g.node_list()) {
+    const std::string location = node_location(prefix, index++, n->proto());
+    // A node with subgraphs is never folded itself; what its subgraphs compute from constants
+    // alone (theirs and their enclosing graphs') is.
+    if (!n->subgraphs().empty()) {
+      for (const auto& sub : n->subgraphs())
+        fold_graph(*sub.graph, subgraph_prefix(location, sub.attribute, sub.list_index));
+      continue;
+    }
+    try_fold(g, *n, location);
+  }
+}
+
+}  // namespace
+
+PassReport FoldConstants::run(ir::ModelGraph& model, const PassContext&) {
+  if (!model.graph()) return {};
+  Folder folder(ctx_, model_opsets(model.header()));
+  folder.fold_graph(*model.graph(), kMainGraphPrefix);
+  ctx_.stats.folded_nodes += folder.folded();
+  ctx_.stats.constant_bytes += folder.bytes();
+  PassReport report;
+  report.changes = folder.folded();
+  report.summary = plural(static_cast<uint64_t>(folder.folded()), "node") +
+                   " folded into constants (" + human_bytes(static_cast<uint64_t>(folder.bytes())) +
+                   ")";
+  return report;
+}
+
+}  // namespace onnxtool::exec_detail
