@@ -271,8 +271,13 @@ void GraphBuilder::add_initializers(const ir::Graph& g) {
 std::unique_ptr<GraphPlan> GraphBuilder::build_graph(const ir::Graph& g) {
   if (ctx_.inferred && g.origin()) inferred_ = ctx_.inferred->graph_of(g.origin());
   add_initializers(g);
+  // Locations name a node by its place in the stored model, whatever the passes removed before
+  // it; a node a pass inserted is named by its place in the graph as planned.
   int index = 0;
-  for (const ir::Node& n : g.nodes()) add_graph_node(n, index++);
+  for (const ir::Node& n : g.nodes()) {
+    add_graph_node(n, n.stored_index() >= 0 ? n.stored_index() : index);
+    ++index;
+  }
   google::protobuf::RepeatedPtrField<std::string> outputs;
   for (const auto& o : g.outputs()) *outputs.Add() = o.name();
   add_outputs(outputs);

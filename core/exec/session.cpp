@@ -195,6 +195,9 @@ Session::Session(const Model& model, SessionOptions options)
   runner_ = std::make_unique<exec_detail::Runner>(*pool_, model.name);
   const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
   if (options_.infer_shapes) inferred_ = infer_for_planning(model, registry);
+  spdlog::debug(
+      "shape inference for planning: {:.1f} ms",
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   plan_ = build_plan(options_.fold_constants, stats_);
 
   const auto& g = model.proto->graph();
@@ -227,7 +230,11 @@ std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(bool defaults_as_con
   ctx.functions = LocalFunctions(*model_.proto);
   // The passes edit a view of the model; the plan refers to the stored nodes they left as they
   // were and keeps its own copy of the others, so the view is not needed once planned.
+  const auto start = std::chrono::steady_clock::now();
   ir::ModelGraph graph = ir::ModelGraph::view(model_.proto);
+  spdlog::debug(
+      "viewed {} as an editable graph in {:.1f} ms", model_.name,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   PassContext pass_ctx;
   pass_ctx.registry = &registry;
   pass_ctx.inferred = inferred_.get();

@@ -55,48 +55,31 @@ Diagnostic problem(std::string rule, std::string location, std::string message) 
   return d;
 }
 
-// Copies every field of `src` that is set, except those numbered in `skip`, into `dst` (which
-// has the same type), unknown fields included: the parts of a stored message a view keeps
-// without copying what it decomposes (nodes, weights).
-void copy_fields_except(const google::protobuf::Message& src, google::protobuf::Message& dst,
-                        std::initializer_list<int> skip) {
-  using google::protobuf::FieldDescriptor;
-  const auto* r = src.GetReflection();
-  std::vector<const FieldDescriptor*> fields;
-  r->ListFields(src, &fields);
-  for (const FieldDescriptor* f : fields) {
-    if (std::find(skip.begin(), skip.end(), f->number()) != skip.end()) continue;
-    const int n = f->is_repeated() ? r->FieldSize(src, f) : 1;
-    for (int i = 0; i < n; ++i) {
-      const bool rep = f->is_repeated();
-      switch (f->cpp_type()) {
-#define ONNXTOOL_COPY_SCALAR(CPPTYPE, Name)                   \
-  case FieldDescriptor::CPPTYPE:                              \
-    if (rep)                                                  \
-      r->Add##Name(&dst, f, r->GetRepeated##Name(src, f, i)); \
-    else                                                      \
-      r->Set##Name(&dst, f, r->Get##Name(src, f));            \
-    break;
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_INT32, Int32)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_INT64, Int64)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_UINT32, UInt32)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_UINT64, UInt64)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_DOUBLE, Double)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_FLOAT, Float)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_BOOL, Bool)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_ENUM, EnumValue)
-        ONNXTOOL_COPY_SCALAR(CPPTYPE_STRING, String)
-#undef ONNXTOOL_COPY_SCALAR
-        case FieldDescriptor::CPPTYPE_MESSAGE:
-          if (rep)
-            r->AddMessage(&dst, f)->CopyFrom(r->GetRepeatedMessage(src, f, i));
-          else
-            r->MutableMessage(&dst, f)->CopyFrom(r->GetMessage(src, f));
-          break;
-      }
-    }
-  }
-  dst.GetReflection()->MutableUnknownFields(&dst)->MergeFrom(r->GetUnknownFields(src));
+// The parts of a stored graph and model a view keeps as they are: everything but what it
+// decomposes (nodes, weights, interface). Written field by field rather than through
+// reflection, which would build protobuf's descriptors on the executor's load path; a test
+// holds these against the fields onnx.proto has (test_ir_graph.cpp).
+void copy_graph_shell(const onnx::GraphProto& src, onnx::GraphProto& dst) {
+  if (src.has_name()) dst.set_name(src.name());
+  if (src.has_doc_string()) dst.set_doc_string(src.doc_string());
+  *dst.mutable_quantization_annotation() = src.quantization_annotation();
+  *dst.mutable_metadata_props() = src.metadata_props();
+  dst.mutable_unknown_fields()->MergeFrom(src.unknown_fields());
+}
+
+void copy_model_header(const onnx::ModelProto& src, onnx::ModelProto& dst) {
+  if (src.has_ir_version()) dst.set_ir_version(src.ir_version());
+  *dst.mutable_opset_import() = src.opset_import();
+  if (src.has_producer_name()) dst.set_producer_name(src.producer_name());
+  if (src.has_producer_version()) dst.set_producer_version(src.producer_version());
+  if (src.has_domain()) dst.set_domain(src.domain());
+  if (src.has_model_version()) dst.set_model_version(src.model_version());
+  if (src.has_doc_string()) dst.set_doc_string(src.doc_string());
+  *dst.mutable_metadata_props() = src.metadata_props();
+  *dst.mutable_training_info() = src.training_info();
+  *dst.mutable_functions() = src.functions();
+  *dst.mutable_configuration() = src.configuration();
+  dst.mutable_unknown_fields()->MergeFrom(src.unknown_fields());
 }
 
 // Moves every element out of a repeated proto field into a vector.
@@ -248,8 +231,9 @@ std::unique_ptr<Graph> Graph::build(onnx::GraphProto proto, Graph* parent, Node*
   }
   proto.clear_initializer();
   for (int i = 0; i < proto.node_size(); ++i) {
-    const std::string location = node_location(prefix, i, proto.node(i));
-    auto node = g->make_node(std::move(*proto.mutable_node(i)), location);
+    auto node = g->make_node(std::move(*proto.mutable_node(i)),
+                             [&](const onnx::NodeProto& n) { return node_location(prefix, i, n); });
+    node->stored_index_ = i;
     auto it = g->nodes_.insert(g->nodes_.end(), std::move(node));
     (*it)->position_ = it;
   }
@@ -276,13 +260,14 @@ std::unique_ptr<Graph> Graph::build_view(const onnx::GraphProto& proto, Graph* p
     g->initializers_.push_back(std::move(init));
   }
   for (int i = 0; i < proto.node_size(); ++i) {
-    const std::string location = node_location(prefix, i, proto.node(i));
-    auto node = g->view_node(proto.node(i), location, keep_alive);
+    auto node = g->view_node(
+        proto.node(i), [&](const onnx::NodeProto& n) { return node_location(prefix, i, n); },
+        keep_alive);
+    node->stored_index_ = i;
     auto it = g->nodes_.insert(g->nodes_.end(), std::move(node));
     (*it)->position_ = it;
   }
-  // node 1, initializer 5, input 11, output 12, value_info 13, sparse_initializer 15
-  copy_fields_except(proto, g->shell_, {1, 5, 11, 12, 13, 15});
+  copy_graph_shell(proto, g->shell_);
   g->finish_build(prefix);
   return g;
 }
@@ -315,7 +300,7 @@ void Graph::finish_build(const std::string& prefix) {
   }
 }
 
-std::unique_ptr<Node> Graph::make_node(onnx::NodeProto proto, const std::string& location) {
+std::unique_ptr<Node> Graph::make_node(onnx::NodeProto proto, const LocationFn& location) {
   std::unique_ptr<Node> node(new Node());
   node->graph_ = this;
   node->proto_ = std::make_shared<onnx::NodeProto>(std::move(proto));
@@ -328,7 +313,7 @@ std::unique_ptr<Node> Graph::make_node(onnx::NodeProto proto, const std::string&
   return node;
 }
 
-std::unique_ptr<Node> Graph::view_node(const onnx::NodeProto& proto, const std::string& location,
+std::unique_ptr<Node> Graph::view_node(const onnx::NodeProto& proto, const LocationFn& location,
                                        const std::shared_ptr<const void>& keep_alive) {
   std::unique_ptr<Node> node(new Node());
   node->graph_ = this;
@@ -343,13 +328,15 @@ std::unique_ptr<Node> Graph::view_node(const onnx::NodeProto& proto, const std::
 
 // Decomposes the node's graph-valued attributes into child graphs: moved out of the node's own
 // proto, or (keep_alive given) viewed in the stored one.
-void Graph::add_subgraphs(Node& node, const std::string& location,
+void Graph::add_subgraphs(Node& node, const LocationFn& location,
                           const std::shared_ptr<const void>* keep_alive) {
   const onnx::NodeProto& p = *node.proto_;
+  std::optional<std::string> where;  // formatted on first need: most nodes have no subgraph
   for (int a = 0; a < p.attribute_size(); ++a) {
     const onnx::AttributeProto& attr = p.attribute(a);
     auto child_of = [&](const onnx::GraphProto& stored, int list_index) {
-      const std::string prefix = subgraph_prefix(location, attr.name(), list_index);
+      if (!where) where = location(p);
+      const std::string prefix = subgraph_prefix(*where, attr.name(), list_index);
       if (keep_alive) return build_view(stored, this, &node, shared_, prefix, *keep_alive);
       return build(std::move(const_cast<onnx::GraphProto&>(stored)), this, &node, shared_, prefix);
     };
@@ -389,16 +376,17 @@ void Graph::report_undefined(const std::string& prefix) const {
   auto& problems = shared_->problems;
   int index = 0;
   for (const Node& n : nodes()) {
-    const std::string location = node_location(prefix, index++, n.proto());
+    const int at = index++;
+    auto location = [&] { return node_location(prefix, at, n.proto()); };
     for (std::size_t i = 0; i < n.inputs().size(); ++i) {
       const std::string& in = n.inputs()[i];
       if (!in.empty() && !resolve(in))
-        problems.push_back(problem("ir.undefined-value", location,
+        problems.push_back(problem("ir.undefined-value", location(),
                                    "input " + std::to_string(i) + " " + quoted_name(in) +
                                        " is not defined in this graph or an enclosing one"));
     }
     for (const auto& sub : n.subgraphs())
-      sub.graph->report_undefined(subgraph_prefix(location, sub.attribute, sub.list_index));
+      sub.graph->report_undefined(subgraph_prefix(location(), sub.attribute, sub.list_index));
   }
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
     const std::string& name = outputs_[i].name();
@@ -488,6 +476,9 @@ void Graph::rebuild_index() {
   producers_.clear();
   uses_.clear();
   declared_.clear();
+  producers_.reserve(nodes_.size() * 2);
+  uses_.reserve(nodes_.size() * 2);
+  index_initializers();
   for (const auto& v : inputs_) declare(v.name());
   for (const auto& init : initializers_) declare(init.name);
   for (const auto& s : sparse_) declare(s.values().name());
@@ -610,8 +601,9 @@ Node* Graph::insert_node(NodeList::iterator where, onnx::NodeProto proto, Status
     if (why) *why = std::move(s);
     return nullptr;
   }
-  const std::string location = "inserted " + node_location("", 0, proto);
-  auto it = nodes_.insert(where, make_node(std::move(proto), location));
+  auto it = nodes_.insert(where, make_node(std::move(proto), [](const onnx::NodeProto& n) {
+                            return "inserted " + node_location("", 0, n);
+                          }));
   Node& node = **it;
   node.position_ = it;
   index_node(node);
@@ -798,9 +790,16 @@ void Graph::add_output(onnx::ValueInfoProto output) {
 // ---- Graph: initializers -----------------------------------------------------------------
 
 const Initializer* Graph::initializer(const std::string& name) const {
-  for (const auto& init : initializers_)
-    if (init.name == name) return &init;
-  return nullptr;
+  auto it = initializer_at_.find(name);
+  return it == initializer_at_.end() ? nullptr : &initializers_[it->second];
+}
+
+void Graph::index_initializers() {
+  initializer_at_.clear();
+  initializer_at_.reserve(initializers_.size());
+  // The first of two of the same name is the one found (the model is invalid either way).
+  for (std::size_t i = 0; i < initializers_.size(); ++i)
+    initializer_at_.emplace(initializers_[i].name, i);
 }
 
 Status Graph::add_initializer(onnx::TensorProto tensor) {
@@ -815,6 +814,7 @@ Status Graph::add_initializer(onnx::TensorProto tensor) {
   if (parent_ && parent_->resolve(name))
     return Status::failure(quoted_name(name) + " would shadow a value of an enclosing graph");
   initializers_.push_back(std::move(init));
+  initializer_at_.emplace(name, initializers_.size() - 1);
   declare(name);
   shared_->names.reserve(name);
   return Status::success();
@@ -832,12 +832,10 @@ Status Graph::add_initializer(const std::string& name, Tensor value) {
 
 Status Graph::set_initializer(const std::string& name, Tensor value) {
   if (!value.defined()) return Status::failure("the tensor has no element type");
-  for (auto& init : initializers_) {
-    if (init.name != name) continue;
-    init.tensor = std::move(value);
-    return Status::success();
-  }
-  return Status::failure("no initializer " + quoted_name(name));
+  auto it = initializer_at_.find(name);
+  if (it == initializer_at_.end()) return Status::failure("no initializer " + quoted_name(name));
+  initializers_[it->second].tensor = std::move(value);
+  return Status::success();
 }
 
 Status Graph::remove_initializer(const std::string& name) {
@@ -845,6 +843,7 @@ Status Graph::remove_initializer(const std::string& name) {
                          [&](const Initializer& i) { return i.name == name; });
   if (it == initializers_.end()) return Status::failure("no initializer " + quoted_name(name));
   initializers_.erase(it);
+  index_initializers();
   undeclare(name);
   return Status::success();
 }
@@ -974,7 +973,7 @@ ModelGraph ModelGraph::from_proto(onnx::ModelProto model) {
 ModelGraph ModelGraph::view(std::shared_ptr<const onnx::ModelProto> model) {
   ModelGraph m;
   auto shared = std::make_shared<Graph::Shared>();
-  copy_fields_except(*model, m.header_, {7});  // all but the graph
+  copy_model_header(*model, m.header_);
   NameTable& names = shared->names;
   for (const auto& f : m.header_.functions()) reserve_function_names(f, names);
   for (const auto& t : m.header_.training_info()) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -118,6 +119,9 @@ class Node {
   // The stored NodeProto a viewed node still matches (inputs, outputs, attributes, and the
   // interface of its subgraphs); nullptr for a node made by an edit or edited since.
   const onnx::NodeProto* origin() const { return origin_; }
+  // The node's position in the graph it was read from (what locations in messages name, so
+  // that they point into the file even after edits); -1 for a node an edit inserted.
+  int stored_index() const { return stored_index_; }
 
   const std::vector<Subgraph>& subgraphs() const { return subgraph_refs_; }
 
@@ -147,6 +151,7 @@ class Node {
   Graph* graph_ = nullptr;
   std::shared_ptr<onnx::NodeProto> proto_;  // shared so decoded attribute tensors can view it
   const onnx::NodeProto* origin_ = nullptr;
+  int stored_index_ = -1;
   std::vector<std::string> inputs_, outputs_;
   std::vector<OwnedSubgraph> owned_subgraphs_;  // in attribute order, then list order
   std::vector<Subgraph> subgraph_refs_;         // the same, as handed out
@@ -341,10 +346,12 @@ class Graph {
                                            const std::string& prefix,
                                            const std::shared_ptr<const void>& keep_alive);
   void finish_build(const std::string& prefix);
-  std::unique_ptr<Node> make_node(onnx::NodeProto proto, const std::string& location);
-  std::unique_ptr<Node> view_node(const onnx::NodeProto& proto, const std::string& location,
+  // `location` gives the node's location path, asked for only when it has subgraphs.
+  using LocationFn = std::function<std::string(const onnx::NodeProto&)>;
+  std::unique_ptr<Node> make_node(onnx::NodeProto proto, const LocationFn& location);
+  std::unique_ptr<Node> view_node(const onnx::NodeProto& proto, const LocationFn& location,
                                   const std::shared_ptr<const void>& keep_alive);
-  void add_subgraphs(Node& node, const std::string& location,
+  void add_subgraphs(Node& node, const LocationFn& location,
                      const std::shared_ptr<const void>* keep_alive);
   // A change of the inputs or outputs of this graph: its owner no longer matches its origin.
   void interface_changed();
@@ -357,6 +364,7 @@ class Graph {
   void add_use(const std::string& value, Node& node, int input);
   void drop_use(const std::string& value, const Node& node, int input);
   void rebuild_index();
+  void index_initializers();
   bool defines_locally(const std::string& name) const;
   Status check_new_outputs(const onnx::NodeProto& proto) const;
   Node* insert_node(NodeList::iterator where, onnx::NodeProto proto, Status* why);
@@ -380,6 +388,7 @@ class Graph {
   NodeList nodes_;
   std::vector<onnx::ValueInfoProto> inputs_, outputs_, value_info_;
   std::vector<Initializer> initializers_;
+  std::unordered_map<std::string, std::size_t> initializer_at_;  // name -> index (first)
   std::vector<onnx::SparseTensorProto> sparse_;
   std::unordered_map<std::string, std::vector<Producer>> producers_;
   std::unordered_map<std::string, std::vector<Use>> uses_;

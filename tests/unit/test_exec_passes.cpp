@@ -202,3 +202,25 @@ TEST_CASE("an executor pass that does not exist is a usage error naming the pass
   }
   CHECK(executor_pass_names() == std::vector<std::string>{"fold-constants"});
 }
+
+TEST_CASE("after folding, messages still name a node by its place in the stored model") {
+  auto reg = test_registry();
+  ModelBuilder b;
+  b.input("x", 1, {"1"});
+  auto& c = b.node("Const", {}, {"c"}, "const");  // node[0]: folded
+  set_attr(c, "value", 3.0f);
+  b.node("Neg", {"c"}, {"nc"}, "neg");  // node[1]: folded
+  b.node("Fail", {"x"}, {"y"}, "bad");  // node[2]: the first node planned
+  b.output("y");
+  const Model m = b.build();
+  Session s(m, with(*reg));
+  CHECK(s.stats().folded_nodes == 2);
+  try {
+    s.run({{"x", floats({1}, {1})}});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.location() == "graph.node[2] \"bad\" (Fail)");
+  }
+  REQUIRE(s.profile().size() == 1);
+  CHECK(s.profile()[0].location == "graph.node[2] \"bad\" (Fail)");
+}

@@ -620,3 +620,26 @@ TEST_CASE("graph: a subgraph viewed on its own, with its captures left to the ca
   std::string diff;
   CHECK_MESSAGE(exactly_equal(then_branch, g->to_proto(), &diff), diff);
 }
+
+TEST_CASE("graph: a view keeps every field of the stored graph and model it does not decompose") {
+  // The view copies the other fields one by one (graph.cpp: copy_graph_shell,
+  // copy_model_header); a field added to onnx.proto must be added there too.
+  CHECK(onnx::ModelProto::descriptor()->field_count() == 12);
+  CHECK(onnx::GraphProto::descriptor()->field_count() == 10);
+  onnx::ModelProto m = scoped_model();
+  m.set_domain("d");
+  m.set_model_version(3);
+  m.set_producer_version("1");
+  m.set_doc_string("model doc");
+  auto* kv = m.add_metadata_props();
+  kv->set_key("k");
+  m.add_functions()->set_name("f");
+  m.add_training_info();
+  m.add_configuration()->set_name("c");
+  m.mutable_graph()->add_quantization_annotation()->set_tensor_name("mm");
+  m.mutable_graph()->add_metadata_props()->set_key("gk");
+  m.mutable_graph()->mutable_unknown_fields()->AddVarint(99, 7);
+  const auto stored = std::make_shared<const onnx::ModelProto>(m);
+  std::string diff;
+  CHECK_MESSAGE(exactly_equal(m, ir::ModelGraph::view(stored).to_proto(), &diff), diff);
+}

@@ -30,7 +30,7 @@ class Folder {
   const Value* constant(const ir::Graph& g, const std::string& name);
   const Value* decode(const ir::Graph& owner, const std::string& name);
   bool can_define(const ir::Graph& g, const ir::Node& n) const;
-  bool try_fold(ir::Graph& g, ir::Node& n, const std::string& location);
+  bool try_fold(ir::Graph& g, ir::Node& n, const std::string& prefix, int index);
 
   PlanContext& ctx_;
   OpsetMap opsets_;
@@ -85,7 +85,7 @@ bool Folder::can_define(const ir::Graph& g, const ir::Node& n) const {
   return true;
 }
 
-bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& location) {
+bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& prefix, int index) {
   if (!can_define(g, n)) return false;
   onnx::NodeProto own;
   const onnx::NodeProto* proto = n.origin();
@@ -97,7 +97,6 @@ bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& location) {
   if (!runs_kernel(ctx_, r) || r.schema->has(Trait::nondeterministic)) return false;
 
   PlanNode pn;
-  pn.location = location;
   std::vector<const Value*> inputs;
   for (std::size_t i = 0; i < n.inputs().size(); ++i) {
     const std::string& name = n.inputs()[i];
@@ -111,6 +110,7 @@ bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& location) {
     inputs.push_back(v);
     pn.inputs.push_back(ValueRef{0, true, static_cast<int>(i)});
   }
+  pn.location = node_location(prefix, index, *proto);
   bind_kernel(pn, *proto, r);
   const GraphResult* inferred =
       ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
@@ -141,15 +141,17 @@ bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& location) {
 void Folder::fold_graph(ir::Graph& g, const std::string& prefix) {
   int index = 0;
   for (ir::Node* n : g.node_list()) {
-    const std::string location = node_location(prefix, index++, n->proto());
+    const int at = n->stored_index() >= 0 ? n->stored_index() : index;
+    ++index;
     // A node with subgraphs is never folded itself; what its subgraphs compute from constants
     // alone (theirs and their enclosing graphs') is.
     if (!n->subgraphs().empty()) {
+      const std::string location = node_location(prefix, at, n->proto());
       for (const auto& sub : n->subgraphs())
         fold_graph(*sub.graph, subgraph_prefix(location, sub.attribute, sub.list_index));
       continue;
     }
-    try_fold(g, *n, location);
+    try_fold(g, *n, prefix, at);
   }
 }
 
