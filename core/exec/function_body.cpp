@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/function_body.h"
 
+#include "core/registry/binding.h"
 #include "core/registry/schema.h"
 #include "core/text/parser.h"
 #include "onnx.pb.h"
@@ -22,35 +23,6 @@ FunctionBodyParser& parser_slot() {
   return parser;
 }
 
-void substitute_in_graph(onnx::GraphProto& graph, const exec_detail::AttrSource& actual);
-
-// Resolves references in place; returns false when the attribute must be dropped (a reference
-// to an attribute the caller did not give and that has no default).
-bool substitute_attribute(onnx::AttributeProto& a, const exec_detail::AttrSource& actual) {
-  if (!a.ref_attr_name().empty()) {
-    const onnx::AttributeProto* value = actual(a.ref_attr_name());
-    if (!value) return false;
-    const std::string name = a.name();
-    a = *value;
-    a.set_name(name);
-    a.clear_ref_attr_name();
-    return true;
-  }
-  if (a.has_g()) substitute_in_graph(*a.mutable_g(), actual);
-  for (auto& g : *a.mutable_graphs()) substitute_in_graph(g, actual);
-  return true;
-}
-
-void substitute_in_node(onnx::NodeProto& node, const exec_detail::AttrSource& actual) {
-  auto* attrs = node.mutable_attribute();
-  for (int i = attrs->size() - 1; i >= 0; --i)
-    if (!substitute_attribute(*attrs->Mutable(i), actual)) attrs->DeleteSubrange(i, 1);
-}
-
-void substitute_in_graph(onnx::GraphProto& graph, const exec_detail::AttrSource& actual) {
-  for (auto& node : *graph.mutable_node()) substitute_in_node(node, actual);
-}
-
 }  // namespace
 
 void set_default_function_body_parser(FunctionBodyParser parser) {
@@ -66,7 +38,7 @@ namespace exec_detail {
 std::unique_ptr<onnx::NodeProto> substitute_attributes(const onnx::NodeProto& body_node,
                                                        const AttrSource& actual) {
   auto node = std::make_unique<onnx::NodeProto>(body_node);
-  substitute_in_node(*node, actual);
+  substitute_attribute_refs(*node, actual);
   return node;
 }
 

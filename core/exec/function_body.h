@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/exec/session.h"
+#include "core/registry/binding.h"
 
 namespace onnx {
 class AttributeProto;
@@ -27,7 +28,7 @@ namespace exec_detail {
 
 // The value an attribute reference (@name) stands for at a call site: the caller's attribute,
 // else the function's default; nullptr when neither exists (the attribute is then omitted).
-using AttrSource = std::function<const onnx::AttributeProto*(const std::string& name)>;
+using AttrSource = AttributeSource;
 
 // A copy of a body node with every attribute reference (ref_attr_name), including those inside
 // its subgraphs, replaced by the actual value.

@@ -41,32 +41,7 @@ std::vector<uint64_t> input_type_masks(const OpVersion& schema, const onnx::Node
   return masks;
 }
 
-// ---- attribute defaults of the spec's functions ----------------------------------------------
-
-onnx::AttributeProto attribute_from_default(const std::string& name, const AttrValue& v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  if (auto* i = std::get_if<int64_t>(&v)) {
-    a.set_type(onnx::AttributeProto::INT);
-    a.set_i(*i);
-  } else if (auto* f = std::get_if<float>(&v)) {
-    a.set_type(onnx::AttributeProto::FLOAT);
-    a.set_f(*f);
-  } else if (auto* s = std::get_if<std::string>(&v)) {
-    a.set_type(onnx::AttributeProto::STRING);
-    a.set_s(*s);
-  } else if (auto* is = std::get_if<std::vector<int64_t>>(&v)) {
-    a.set_type(onnx::AttributeProto::INTS);
-    for (auto x : *is) a.add_ints(x);
-  } else if (auto* fs = std::get_if<std::vector<float>>(&v)) {
-    a.set_type(onnx::AttributeProto::FLOATS);
-    for (auto x : *fs) a.add_floats(x);
-  } else if (auto* ss = std::get_if<std::vector<std::string>>(&v)) {
-    a.set_type(onnx::AttributeProto::STRINGS);
-    for (const auto& x : *ss) a.add_strings(x);
-  }
-  return a;
-}
+// ---- attributes ------------------------------------------------------------------------------
 
 const onnx::AttributeProto* find_attribute(const onnx::NodeProto& node, const std::string& name) {
   for (const auto& a : node.attribute())
@@ -506,7 +481,7 @@ bool GraphBuilder::bind_spec_function(PlanNode& pn, const onnx::NodeProto& node,
     if (auto* a = find_attribute(node, name)) return a;
     const AttrDef* def = schema.find_attribute(name);
     if (!def || !def->has_default()) return nullptr;
-    return &defaults.emplace_back(attribute_from_default(name, def->default_value));
+    return &defaults.emplace_back(default_attribute(name, def->default_value));
   };
   OpsetMap opsets = opsets_;
   opsets[""] = schema.function_opset ? schema.function_opset : pn.opset;

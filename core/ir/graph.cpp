@@ -667,6 +667,51 @@ void Graph::append_node_input(Node& node, const std::string& value) {
   shared_->names.reserve(value);
 }
 
+Status Graph::set_node_output(Node& node, int index, const std::string& value) {
+  if (node.graph_ != this) return Status::failure("the node belongs to another graph");
+  if (index < 0 || index >= int(node.outputs_.size()))
+    return Status::failure("the node has no output " + std::to_string(index));
+  if (!value.empty() && defines_locally(value))
+    return Status::failure(quoted_name(value) + " is already defined in this graph");
+  node.detach_origin();
+  unindex_node(node);
+  node.outputs_[static_cast<std::size_t>(index)] = value;
+  index_node(node);
+  shared_->names.reserve(value);
+  return Status::success();
+}
+
+void Graph::append_node_output(Node& node, const std::string& value) {
+  node.detach_origin();
+  unindex_node(node);
+  node.outputs_.push_back(value);
+  index_node(node);
+  shared_->names.reserve(value);
+}
+
+Status Graph::pop_node_input(Node& node) {
+  if (node.graph_ != this) return Status::failure("the node belongs to another graph");
+  if (node.inputs_.empty()) return Status::failure("the node has no inputs");
+  node.detach_origin();
+  const int last = int(node.inputs_.size()) - 1;
+  drop_use(node.inputs_.back(), node, last);
+  node.inputs_.pop_back();
+  return Status::success();
+}
+
+Status Graph::pop_node_output(Node& node) {
+  if (node.graph_ != this) return Status::failure("the node belongs to another graph");
+  if (node.outputs_.empty()) return Status::failure("the node has no outputs");
+  const std::string& name = node.outputs_.back();
+  if (!name.empty() && is_read_except(name, &node))
+    return Status::failure("output " + quoted_name(name) + " is still read");
+  node.detach_origin();
+  unindex_node(node);
+  node.outputs_.pop_back();
+  index_node(node);
+  return Status::success();
+}
+
 bool Graph::shadows_in_readers(const std::string& old_value, const std::string& new_value) const {
   for (const Node& n : nodes()) {
     for (const auto& sub : n.subgraphs()) {

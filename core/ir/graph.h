@@ -249,6 +249,13 @@ class Graph {
   // Makes input `index` of node read `value` ("" omits an optional input).
   Status set_node_input(Node& node, int index, const std::string& value);
   void append_node_input(Node& node, const std::string& value);
+  // Makes output `index` of node write `value` (a name not yet defined in this scope); what read
+  // the old name keeps reading the old name, which is then undefined until something defines it.
+  Status set_node_output(Node& node, int index, const std::string& value);
+  void append_node_output(Node& node, const std::string& value);
+  // Drops the node's last input; its last output (refused while that output is read).
+  Status pop_node_input(Node& node);
+  Status pop_node_output(Node& node);
 
   // Makes every read of old_value in this graph read new_value instead, and every read from a
   // subgraph that sees this graph's old_value (node inputs and subgraph outputs; a subgraph that

@@ -83,6 +83,64 @@ const TypeSet* allowed_types(const OpVersion& op, const FormalParam& formal) {
   return c ? &c->types : nullptr;
 }
 
+// ---- calls of functions -------------------------------------------------------------------
+
+namespace {
+
+void substitute_in_graph(onnx::GraphProto& graph, const AttributeSource& actual) {
+  for (auto& node : *graph.mutable_node()) substitute_attribute_refs(node, actual);
+}
+
+// Resolves a reference in place; false when the attribute must be dropped (a reference to an
+// attribute the caller did not give and that has no default).
+bool substitute_attribute(onnx::AttributeProto& a, const AttributeSource& actual) {
+  if (!a.ref_attr_name().empty()) {
+    const onnx::AttributeProto* value = actual(a.ref_attr_name());
+    if (!value) return false;
+    const std::string name = a.name();
+    a = *value;
+    a.set_name(name);
+    a.clear_ref_attr_name();
+    return true;
+  }
+  if (a.has_g()) substitute_in_graph(*a.mutable_g(), actual);
+  for (auto& g : *a.mutable_graphs()) substitute_in_graph(g, actual);
+  return true;
+}
+
+}  // namespace
+
+void substitute_attribute_refs(onnx::NodeProto& node, const AttributeSource& actual) {
+  auto* attrs = node.mutable_attribute();
+  for (int i = attrs->size() - 1; i >= 0; --i)
+    if (!substitute_attribute(*attrs->Mutable(i), actual)) attrs->DeleteSubrange(i, 1);
+}
+
+onnx::AttributeProto default_attribute(const std::string& name, const AttrValue& v) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  if (auto* i = std::get_if<int64_t>(&v)) {
+    a.set_type(onnx::AttributeProto::INT);
+    a.set_i(*i);
+  } else if (auto* f = std::get_if<float>(&v)) {
+    a.set_type(onnx::AttributeProto::FLOAT);
+    a.set_f(*f);
+  } else if (auto* s = std::get_if<std::string>(&v)) {
+    a.set_type(onnx::AttributeProto::STRING);
+    a.set_s(*s);
+  } else if (auto* is = std::get_if<std::vector<int64_t>>(&v)) {
+    a.set_type(onnx::AttributeProto::INTS);
+    for (auto x : *is) a.add_ints(x);
+  } else if (auto* fs = std::get_if<std::vector<float>>(&v)) {
+    a.set_type(onnx::AttributeProto::FLOATS);
+    for (auto x : *fs) a.add_floats(x);
+  } else if (auto* ss = std::get_if<std::vector<std::string>>(&v)) {
+    a.set_type(onnx::AttributeProto::STRINGS);
+    for (const auto& x : *ss) a.add_strings(x);
+  }
+  return a;
+}
+
 // ---- type constraints ----------------------------------------------------------------------
 
 TypeBinder::Result TypeBinder::bind_input(std::size_t position, const std::string& canonical,

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -23,6 +24,7 @@ class RepeatedPtrField;
 }  // namespace google::protobuf
 
 namespace onnx {
+class AttributeProto;
 class NodeProto;
 class FunctionProto;
 class ModelProto;
@@ -97,6 +99,17 @@ inline const FormalParam* formal_output(const OpVersion& op, std::size_t positio
 // The types a formal parameter accepts (its constraint's, or the one literal type it names);
 // nullptr when it names a constraint the version does not declare.
 const TypeSet* allowed_types(const OpVersion& op, const FormalParam& formal);
+
+// ---- calls of functions -------------------------------------------------------------------
+
+// The value an attribute reference (@name, ref_attr_name) stands for at a call site: the
+// caller's attribute, else the function's default; nullptr when neither exists.
+using AttributeSource = std::function<const onnx::AttributeProto*(const std::string& name)>;
+// Resolves every attribute reference of a function body's node (inside its subgraphs too)
+// against `actual`; a reference to nothing is dropped, as the spec says.
+void substitute_attribute_refs(onnx::NodeProto& node, const AttributeSource& actual);
+// An attribute holding a default the registry gives (OpVersion::attributes).
+onnx::AttributeProto default_attribute(const std::string& name, const AttrValue& value);
 
 // ---- type constraints --------------------------------------------------------------------
 

@@ -329,6 +329,16 @@ VersionBuilder& VersionBuilder::upgrade(AdapterFn f) {
   return *this;
 }
 
+VersionBuilder& VersionBuilder::refuse_upgrade(std::string why) {
+  v_->upgrade_refusal = std::move(why);
+  return *this;
+}
+
+VersionBuilder& VersionBuilder::refuse_downgrade(std::string why) {
+  v_->downgrade_refusal = std::move(why);
+  return *this;
+}
+
 VersionBuilder& VersionBuilder::downgrade(AdapterFn f) {
   v_->downgrade = std::move(f);
   return *this;

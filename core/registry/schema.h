@@ -183,6 +183,9 @@ struct OpVersion {
   // none.
   AdapterFn upgrade;    // rewrites a node of the previous version into this one
   AdapterFn downgrade;  // rewrites a node of this version into the previous one
+  // Why a step has no adapter because none can exist (the converter refuses every node that
+  // needs it, with this reason); empty otherwise.
+  std::string upgrade_refusal, downgrade_refusal;
 
   const AttrDef* find_attribute(const std::string& attr) const;
   const TypeConstraint* find_constraint(const std::string& constraint) const;
@@ -235,6 +238,9 @@ class VersionBuilder {
   VersionBuilder& kernel(PreparedKernel k);
   VersionBuilder& upgrade(AdapterFn f);
   VersionBuilder& downgrade(AdapterFn f);
+  // The step into (out of) this version cannot be made, for this reason.
+  VersionBuilder& refuse_upgrade(std::string why);
+  VersionBuilder& refuse_downgrade(std::string why);
 
   OpVersion& get() { return *v_; }
 
