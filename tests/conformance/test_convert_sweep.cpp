@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// Opset conversion over the backend node tests: each test that passes as stored is converted to
+// every ai.onnx opset from 7 to 28, and each result is
+//   (a) converted: it passes the checker and `onnxtool test` gives the test's expected outputs,
+//   (b) refused with convert.no-equivalent (the target cannot express it),
+//   (n) refused for want of an adapter (convert.no-adapter, or an approximation): onnxtool's gap,
+//   (c) a failure: a crash, a model the checker rejects, or outputs that differ.
+// (c) must never happen. CI runs a fixed slice (every 12th test, every target); the whole sweep
+// runs with ONNXTOOL_CONVERT_SWEEP=full (scripts/convert-sweep.sh).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "core/convert/ir_version.h"
+#include "core/convert/opset_convert.h"
+#include "core/diag/error.h"
+#include "core/exec/backend_test.h"
+#include "core/exec/function_body.h"
+#include "core/infer/engine.h"
+#include "core/ir/graph.h"
+#include "core/model/model.h"
+#include "core/registry/registry.h"
+#include "onnx.pb.h"
+#include "tests/support/support.h"
+
+using namespace onnxtool;
+using namespace onnxtool::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The tests the node manifest lists as passing as stored.
+std::set<std::string> passing_node_tests() {
+  std::set<std::string> out;
+  std::ifstream in(source_dir() / "tests" / "conformance" / "node.manifest");
+  for (std::string line; std::getline(in, line);) {
+    const auto space = line.find(' ');
+    if (space != std::string::npos && line.substr(space + 1) == "pass")
+      out.insert(line.substr(0, space));
+  }
+  return out;
+}
+
+enum class Outcome { converted, no_equivalent, no_adapter, failed };
+
+struct Attempt {
+  Outcome outcome = Outcome::failed;
+  std::string detail;
+};
+
+Attempt convert_and_test(const BackendTestCase& test, const Model& model, int64_t target,
+                         const fs::path& dir) {
+  Attempt a;
+  try {
+    DiagSink sink;
+    const InferResult types = infer_model(model, {}, sink);
+    convert::Options o;
+    o.targets = {{"", target}};
+    o.parse_body = default_function_body_parser();
+    o.type_of = [&](const std::string& name) -> const Type* {
+      const ValueRecord* r = types.find(name);
+      return r ? &r->type : nullptr;
+    };
+    ir::ModelGraph g = ir::ModelGraph::from_proto(*model.proto);
+    const convert::Report r = convert::convert_opsets(g, Registry::standard(), o);
+    if (!r.ok()) {
+      bool gap = false;
+      for (const auto& n : r.nodes)
+        if (n.action == convert::NodeOutcome::Action::refused &&
+            n.rule != "convert.no-equivalent") {
+          gap = true;
+          a.detail = n.from + ": " + n.why;
+        }
+      if (!gap)
+        for (const auto& n : r.nodes)
+          if (n.action == convert::NodeOutcome::Action::refused) a.detail = n.from + ": " + n.why;
+      a.outcome = gap ? Outcome::no_adapter : Outcome::no_equivalent;
+      return a;
+    }
+    onnx::ModelProto converted = g.to_proto();
+    bool down = false;
+    for (const auto& d : r.domains) down = down || d.to < d.from;
+    auto ir = convert::restamp_ir(converted, std::nullopt, down, test.name);
+    auto errors = convert::check_errors(converted, test.name);
+    errors.insert(errors.end(), ir.begin(), ir.end());
+    if (!errors.empty()) {
+      a.detail = "does not pass check: " + errors.front().location + ": " + errors.front().message +
+                 " [" + errors.front().rule + "]";
+      return a;
+    }
+    fs::create_directories(dir);
+    write_file(dir / "model.onnx", converted.SerializeAsString());
+    BackendTestCase copy = test;
+    copy.model = dir / "model.onnx";
+    BackendTestOptions bo;
+    bo.threads = 1;
+    bo.isolate = true;
+    bo.timeout_seconds = 60;
+    const BackendTestResult t = run_backend_test(copy, bo);
+    if (t.passed) {
+      a.outcome = Outcome::converted;
+    } else {
+      a.detail = "wrong result: " + t.reason;
+    }
+  } catch (const Error& e) {
+    a.detail = std::string("error: ") + e.what();
+  } catch (const std::exception& e) {
+    a.detail = std::string("exception: ") + e.what();
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("every passing backend node test converts to every opset 7-28, or is refused") {
+  const fs::path shared = require_shared_dir("the opset conversion sweep over the node tests");
+  const char* mode = std::getenv("ONNXTOOL_CONVERT_SWEEP");
+  const bool full = mode && std::string(mode) == "full";
+  const std::set<std::string> passing = passing_node_tests();
+  const auto tests = find_backend_tests(shared / "onnx-backend-tests" / "node");
+  REQUIRE(tests.size() > 1000);
+  TempDir tmp;
+  std::map<int64_t, std::map<Outcome, int>> table;
+  std::vector<std::string> failures;
+  std::map<std::string, int> gaps;  // the first missing adapter of each, and how often
+  int used = 0, index = 0;
+  for (const auto& test : tests) {
+    if (!passing.count(test.name)) continue;
+    if (!full && index++ % 12 != 0) continue;
+    ++used;
+    DiagSink sink;
+    const Model model = load_model(test.model.string(), {}, sink);
+    for (int64_t target = 7; target <= 28; ++target) {
+      const Attempt a =
+          convert_and_test(test, model, target, tmp / (test.name + "_" + std::to_string(target)));
+      ++table[target][a.outcome];
+      if (a.outcome == Outcome::failed)
+        failures.push_back(test.name + " -> " + std::to_string(target) + ": " + a.detail);
+      if (a.outcome == Outcome::no_adapter) ++gaps[a.detail.substr(0, 160)];
+    }
+    fs::remove_all(tmp.path());
+    fs::create_directories(tmp.path());
+  }
+  std::ostringstream out;
+  out << "opset conversion of " << used << " passing node tests (" << (full ? "all" : "every 12th")
+      << "): a converted and correct, b refused (no equivalent), n refused (no adapter yet), c "
+         "failed\n";
+  out << "  target      a      b      n      c\n";
+  std::map<Outcome, int> total;
+  for (const auto& [target, counts] : table) {
+    out << "  " << std::setw(6) << target;
+    for (Outcome o :
+         {Outcome::converted, Outcome::no_equivalent, Outcome::no_adapter, Outcome::failed}) {
+      const auto it = counts.find(o);
+      const int n = it == counts.end() ? 0 : it->second;
+      total[o] += n;
+      out << std::setw(7) << n;
+    }
+    out << '\n';
+  }
+  out << "  all   " << std::setw(7) << total[Outcome::converted] << std::setw(7)
+      << total[Outcome::no_equivalent] << std::setw(7) << total[Outcome::no_adapter] << std::setw(7)
+      << total[Outcome::failed] << '\n';
+  std::cout << out.str();
+  std::vector<std::pair<int, std::string>> by_count;
+  for (const auto& [what, n] : gaps) by_count.push_back({n, what});
+  std::sort(by_count.rbegin(), by_count.rend());
+  for (std::size_t i = 0; i < by_count.size() && i < 15; ++i)
+    std::cout << "  missing (" << by_count[i].first << "x): " << by_count[i].second << '\n';
+  for (std::size_t i = 0; i < failures.size() && i < 40; ++i) MESSAGE(failures[i]);
+  CHECK(failures.empty());
+}

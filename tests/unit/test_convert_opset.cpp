@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+// Opset conversion (core/convert/opset_convert.h): adapters stepping nodes up and down, steps
+// compatible by signature, function bodies expanded going down, refusals with their reasons;
+// every converted model passes the checker and computes what the original did.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/check/check.h"
+#include "core/convert/opset_convert.h"
+#include "core/exec/function_body.h"
+#include "core/exec/session.h"
+#include "core/infer/engine.h"
+#include "core/ir/graph.h"
+#include "core/model/model.h"
+#include "core/registry/registry.h"
+#include "core/text/parser.h"
+#include "onnx.pb.h"
+#include "tests/support/support.h"
+
+using namespace onnxtool;
+using namespace onnxtool::test;
+
+namespace {
+
+Model parse(const std::string& text) {
+  auto proto = std::make_shared<onnx::ModelProto>();
+  text::parse_model_text(text, *proto);
+  return model_from_proto(proto, "test.onnxtxt", ".");
+}
+
+struct Converted {
+  Model model;
+  convert::Report report;
+};
+
+// Converts a copy of m to `targets`, as `onnxtool convert --opset` does.
+Converted convert_to(const Model& m, std::map<std::string, int64_t> targets,
+                     bool allow_approximate = false) {
+  DiagSink sink;
+  const InferResult types = infer_model(m, {}, sink);
+  convert::Options o;
+  o.targets = std::move(targets);
+  o.allow_approximate = allow_approximate;
+  o.parse_body = default_function_body_parser();
+  o.type_of = [&](const std::string& name) -> const Type* {
+    const ValueRecord* r = types.find(name);
+    return r ? &r->type : nullptr;
+  };
+  ir::ModelGraph g = ir::ModelGraph::from_proto(*m.proto);
+  convert::Report r = convert::convert_opsets(g, Registry::standard(), o);
+  auto proto = std::make_shared<onnx::ModelProto>(g.to_proto());
+  return {model_from_proto(proto, m.name, "."), std::move(r)};
+}
+
+std::vector<std::string> check_errors(const Model& m) {
+  DiagSink sink;
+  check_model(*m.proto, {}, sink);
+  std::vector<std::string> out;
+  for (const auto& d : sink.diagnostics())
+    if (d.severity == Severity::error)
+      out.push_back(d.location + ": " + d.message + " [" + d.rule + "]");
+  return out;
+}
+
+std::vector<float> run_floats(const Model& m,
+                              const std::vector<std::pair<std::string, Value>>& in) {
+  Session s(m);
+  const auto out = s.run(in);
+  const Tensor& t = out.at(0).tensor();
+  return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
+}
+
+Value floats(Shape shape, std::vector<float> v) {
+  return Value(Tensor::from_vector<float>(std::move(shape), v));
+}
+
+// What the refused nodes say, for messages.
+std::string reasons(const convert::Report& r) {
+  std::string s;
+  for (const auto& d : r.diagnostics) s += d.location + ": " + d.message + " [" + d.rule + "]\n";
+  return s;
+}
+
+int64_t opset_of(const Model& m, const std::string& domain = "") {
+  for (const auto& o : m.proto->opset_import())
+    if (normalize_domain(o.domain()) == domain) return o.version();
+  return 0;
+}
+
+const convert::NodeOutcome& outcome(const convert::Report& r, const std::string& location_part) {
+  for (const auto& n : r.nodes)
+    if (n.location.find(location_part) != std::string::npos) return n;
+  FAIL("no outcome for " << location_part);
+  return r.nodes.front();
+}
+
+}  // namespace
+
+TEST_CASE("squeeze axes: attribute at 11, input from 13, and back; the same outputs") {
+  const Model m = parse(R"(
+    <ir_version: 7, opset_import: ["" : 11]>
+    g (float[1,3,1,2] x) => (float[3,2] y) {
+      [sq] y = Squeeze <axes = [0, -2]> (x)
+    })");
+  const Value x = floats({1, 3, 1, 2}, {1, 2, 3, 4, 5, 6});
+  const auto expected = run_floats(m, {{"x", x}});
+
+  Converted up = convert_to(m, {{"", 13}});
+  REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+  CHECK(opset_of(up.model) == 13);
+  CHECK(check_errors(up.model).empty());
+  const auto& sq = outcome(up.report, "\"sq\"");
+  CHECK(sq.action == convert::NodeOutcome::Action::adapted);
+  CHECK(sq.from == "Squeeze-11");
+  CHECK(sq.to == "Squeeze-13");
+  REQUIRE(sq.steps.size() == 1);
+  CHECK(sq.steps[0] == "12 -> 13: axes [0,-2]: attribute -> input");
+  const auto& node = up.model.proto->graph().node(0);
+  CHECK(node.input_size() == 2);
+  CHECK(node.attribute_size() == 0);
+  CHECK(run_floats(up.model, {{"x", x}}) == expected);
+
+  Converted down = convert_to(up.model, {{"", 1}});
+  REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
+  CHECK(check_errors(down.model).empty());
+  const auto& back = down.model.proto->graph().node(0);
+  CHECK(back.input_size() == 1);
+  REQUIRE(back.attribute_size() == 1);
+  // Squeeze-1 counts axes from the start only.
+  CHECK(std::vector<int64_t>(back.attribute(0).ints().begin(), back.attribute(0).ints().end()) ==
+        std::vector<int64_t>{0, 2});
+  CHECK(run_floats(down.model, {{"x", x}}) == expected);
+}
+
+TEST_CASE("a value computed at run time cannot become an attribute: refused, naming the node") {
+  const Model m = parse(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[1,3] x, int64[1] axes) => (float[3] y) {
+      [sq] y = Squeeze (x, axes)
+    })");
+  Converted r = convert_to(m, {{"", 11}});
+  CHECK_FALSE(r.report.ok());
+  const auto& sq = outcome(r.report, "\"sq\"");
+  CHECK(sq.action == convert::NodeOutcome::Action::refused);
+  CHECK(sq.rule == "convert.no-equivalent");
+  CHECK(sq.why.find("axes (input 1) is computed when the model runs") != std::string::npos);
+  REQUIRE(r.report.diagnostics.size() == 1);
+  CHECK(r.report.diagnostics[0].location == "graph.node[0] \"sq\" (Squeeze)");
+}
+
+TEST_CASE("legacy broadcasting with an axis becomes numpy broadcasting, and back") {
+  const Model m = parse(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3,2] a, float[3] b) => (float[2,3,2] c) {
+      [add] c = Add <broadcast = 1, axis = 1> (a, b)
+    })");
+  std::vector<float> av(12);
+  for (int i = 0; i < 12; ++i) av[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  const std::vector<std::pair<std::string, Value>> in = {{"a", floats({2, 3, 2}, av)},
+                                                         {"b", floats({3}, {100, 200, 300})}};
+  const auto expected = run_floats(m, in);
+  Converted up = convert_to(m, {{"", 9}});
+  REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+  CHECK(check_errors(up.model).empty());
+  REQUIRE(up.model.proto->graph().node_size() == 2);
+  CHECK(up.model.proto->graph().node(0).op_type() == "Unsqueeze");
+  CHECK(run_floats(up.model, in) == expected);
+
+  // Down again: the shapes [2,3,2] and [3,1] broadcast the numpy way, not the legacy way.
+  Converted down = convert_to(up.model, {{"", 6}});
+  CHECK_FALSE(down.report.ok());
+}
+
+TEST_CASE("clip: min and max attributes become inputs at 11, and back") {
+  const Model m = parse(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[4] x) => (float[4] y) {
+      [clip] y = Clip <min = -1.0, max = 2.5> (x)
+    })");
+  const Value x = floats({4}, {-3, 0, 1, 7});
+  const auto expected = run_floats(m, {{"x", x}});
+  Converted up = convert_to(m, {{"", 13}});
+  REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+  CHECK(check_errors(up.model).empty());
+  CHECK(up.model.proto->graph().node(0).input_size() == 3);
+  // IR 3: the new constants are initializers that are also graph inputs.
+  CHECK(up.model.proto->graph().initializer_size() == 2);
+  CHECK(run_floats(up.model, {{"x", x}}) == expected);
+  Converted down = convert_to(up.model, {{"", 6}});
+  REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
+  CHECK(down.model.proto->graph().node(0).input_size() == 1);
+  CHECK(run_floats(down.model, {{"x", x}}) == expected);
+}
+
+TEST_CASE("going below an operator's first opset expands its function body") {
+  const Model m = parse(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,4] x, float[4] scale, float[4] bias) => (float[2,4] y) {
+      [ln] y = LayerNormalization <epsilon = 0.001> (x, scale, bias)
+    })");
+  const std::vector<std::pair<std::string, Value>> in = {
+      {"x", floats({2, 4}, {1, 2, 3, 4, -1, 0, 5, 9})},
+      {"scale", floats({4}, {1, 0.5f, 2, 1})},
+      {"bias", floats({4}, {0, 1, 0, -1})}};
+  const auto expected = run_floats(m, in);
+  Converted down = convert_to(m, {{"", 15}});
+  REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
+  CHECK(check_errors(down.model).empty());
+  const auto& ln = outcome(down.report, "\"ln\"");
+  CHECK(ln.action == convert::NodeOutcome::Action::expanded);
+  CHECK(down.model.proto->graph().node_size() > 5);
+  const auto got = run_floats(down.model, in);
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    CHECK(got[i] == doctest::Approx(expected[i]).epsilon(1e-5));
+
+  // Below what the body itself can say (its ops at opset 1 lack what it needs): refused.
+  Converted too_low = convert_to(m, {{"", 1}});
+  CHECK_FALSE(too_low.report.ok());
+  CHECK(outcome(too_low.report, "\"ln\"").rule == "convert.no-equivalent");
+}
+
+TEST_CASE("an attribute a newer version added converts down only when it holds its default") {
+  const Model m = parse(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2,3] x) => (int64[2,1] a, int64[2,1] b) {
+      [first] a = ArgMax <axis = 1, select_last_index = 0> (x)
+      [last] b = ArgMax <axis = 1, select_last_index = 1> (x)
+    })");
+  Converted r = convert_to(m, {{"", 11}});
+  CHECK_FALSE(r.report.ok());
+  CHECK(outcome(r.report, "\"first\"").action == convert::NodeOutcome::Action::adapted);
+  const auto& last = outcome(r.report, "\"last\"");
+  CHECK(last.action == convert::NodeOutcome::Action::refused);
+  CHECK(last.why.find("select_last_index has no equivalent in ArgMax-11") != std::string::npos);
+}
+
+TEST_CASE("targets that do not exist are usage errors") {
+  const Model m = parse(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2] x) => (float[2] y) { y = Relu (x) })");
+  CHECK_THROWS_AS(convert_to(m, {{"", 29}}), Error);
+  CHECK_THROWS_AS(convert_to(m, {{"", 0}}), Error);
+  CHECK_THROWS_AS(convert_to(m, {{"com.example", 1}}), Error);
+}
