@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// onnxtool convert: a model between binary protobuf, the textual syntax and JSON, and its weights
-// in or out of external data files.
+// onnxtool convert: a model between binary protobuf, the textual syntax and JSON, its weights in
+// or out of external data files, and its operators from one opset version to another
+// (core/convert/opset_convert.h).
 #include <chrono>
 #include <optional>
 #include <ostream>
@@ -8,9 +9,19 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "core/check/check.h"
+#include "core/convert/ir_version.h"
+#include "core/convert/opset_convert.h"
 #include "core/diag/error.h"
+#include "core/exec/function_body.h"
+#include "core/infer/engine.h"
+#include "core/ir/graph.h"
 #include "core/model/model.h"
+#include "core/registry/binding.h"
+#include "core/registry/registry.h"
 #include "core/util/format.h"
+#include "core/version.h"
+#include "onnx.pb.h"
 
 namespace onnxtool::app {
 
@@ -24,6 +35,43 @@ struct ConvertOptions {
   bool embed = false;
   std::string data_dir;
   int64_t inline_limit = 64;
+  std::vector<std::string> opsets;  // N, or DOMAIN=N
+  std::optional<int64_t> ir_version;
+  bool allow_approximate = false;
+  bool dry_run = false;
+};
+
+bool converts_versions(const ConvertOptions& opt) {
+  return !opt.opsets.empty() || opt.ir_version.has_value();
+}
+
+// --opset 13, --opset ai.onnx.ml=3: domain ("" for ai.onnx) -> version.
+std::map<std::string, int64_t> opset_targets(const ConvertOptions& opt) {
+  std::map<std::string, int64_t> out;
+  for (const auto& arg : opt.opsets) {
+    const auto eq = arg.find('=');
+    const std::string domain = eq == std::string::npos ? "" : normalize_domain(arg.substr(0, eq));
+    const std::string text = eq == std::string::npos ? arg : arg.substr(eq + 1);
+    int64_t v = 0;
+    std::size_t used = 0;
+    try {
+      v = std::stoll(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size())
+      throw_usage("--opset " + arg + ": expected a version number, or DOMAIN=VERSION");
+    if (!out.emplace(domain, v).second)
+      throw_usage("--opset: " + (domain.empty() ? std::string("ai.onnx") : domain) +
+                  " is given twice");
+  }
+  return out;
+}
+
+struct VersionOutcome {
+  int exit_code = 0;
+  std::string summary;  // for the "wrote ..." line
+  nlohmann::json plan;  // --json
 };
 
 // --to, else the output's extension; stdout defaults to text, the form meant for reading.
@@ -60,21 +108,151 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 // One line (or a JSON object) naming what was written: "wrote m.onnxtxt (text) and m.npz".
 void report(const ConvertOptions& opt, ModelFormat to, const std::vector<std::string>& written,
-            const GlobalOptions& g, Io& io) {
+            const VersionOutcome& versions, const GlobalOptions& g, Io& io) {
   if (opt.output == "-") return;  // stdout carries the model itself
   if (g.json) {
-    print_json({{"input", opt.input},
-                {"output", opt.output},
-                {"format", model_format_name(to)},
-                {"written", written}},
-               io);
+    nlohmann::json j = {{"input", opt.input},
+                        {"output", opt.output},
+                        {"format", model_format_name(to)},
+                        {"written", written}};
+    if (!versions.plan.is_null()) j["conversion"] = versions.plan;
+    print_json(j, io);
     return;
   }
   if (g.quiet) return;
   io.out << "wrote " << opt.output << " (" << model_format_name(to) << ")";
   for (std::size_t i = 0; i + 1 < written.size(); ++i)
     io.out << (i + 2 == written.size() ? " and " : ", ") << written[i];
+  if (!versions.summary.empty()) io.out << ": " << versions.summary;
   io.out << '\n';
+}
+
+// ---- opset and IR versions ---------------------------------------------------------------
+
+// Stamps the diagnostics with the file they are about.
+std::vector<Diagnostic> about(std::vector<Diagnostic> ds, const std::string& file) {
+  for (auto& d : ds)
+    if (d.file.empty()) d.file = file;
+  return ds;
+}
+
+nlohmann::json plan_json(const convert::Report& r) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& n : r.nodes) {
+    nlohmann::json j = {
+        {"location", n.location}, {"from", n.from}, {"action", convert::action_name(n.action)}};
+    if (!n.to.empty()) j["to"] = n.to;
+    if (!n.steps.empty()) j["steps"] = n.steps;
+    if (!n.warnings.empty()) j["warnings"] = n.warnings;
+    if (!n.why.empty()) {
+      j["why"] = n.why;
+      j["rule"] = n.rule;
+    }
+    nodes.push_back(std::move(j));
+  }
+  nlohmann::json domains = nlohmann::json::array();
+  for (const auto& d : r.domains)
+    domains.push_back(
+        {{"domain", d.domain.empty() ? "ai.onnx" : d.domain}, {"from", d.from}, {"to", d.to}});
+  return {{"domains", domains},
+          {"nodes", nodes},
+          {"kept", r.count(convert::NodeOutcome::Action::kept)},
+          {"adapted", r.count(convert::NodeOutcome::Action::adapted)},
+          {"expanded", r.count(convert::NodeOutcome::Action::expanded)},
+          {"refused", r.count(convert::NodeOutcome::Action::refused)}};
+}
+
+std::string plan_summary(const convert::Report& r) {
+  std::string s;
+  for (const auto& d : r.domains)
+    s += (s.empty() ? "" : ", ") + (d.domain.empty() ? std::string("ai.onnx") : d.domain) + " " +
+         std::to_string(d.from) + " -> " + std::to_string(d.to);
+  using A = convert::NodeOutcome::Action;
+  return s + "; " + plural(r.count(A::kept), "node") + " kept, " +
+         std::to_string(r.count(A::adapted)) + " adapted, " + std::to_string(r.count(A::expanded)) +
+         " expanded" + (r.ok() ? "" : ", " + std::to_string(r.count(A::refused)) + " refused");
+}
+
+// --dry-run: one line per node that changes or is refused, then the counts.
+void print_plan(const convert::Report& r, Io& io) {
+  using A = convert::NodeOutcome::Action;
+  for (const auto& n : r.nodes) {
+    if (n.action == A::kept) continue;
+    io.out << n.location << ": " << convert::action_name(n.action);
+    if (n.action == A::refused)
+      io.out << ": " << n.why << " [" << n.rule << "]";
+    else if (!n.to.empty())
+      io.out << " " << n.from << " -> " << n.to;
+    io.out << '\n';
+    for (const auto& s : n.steps) io.out << "  " << s << '\n';
+    for (const auto& w : n.warnings) io.out << "  approximated: " << w << '\n';
+  }
+  io.out << plan_summary(r) << '\n';
+}
+
+VersionOutcome convert_versions(const ConvertOptions& opt, Model& m, const GlobalOptions& g,
+                                Io& io) {
+  VersionOutcome out;
+  const auto targets = opset_targets(opt);
+  const std::vector<Diagnostic> invalid = convert::check_errors(*m.proto, m.name);
+  if (!invalid.empty()) {
+    print_diagnostics(invalid, g, io);
+    throw Error(ErrorKind::invalid, "convert.invalid-input", m.name, "",
+                "the model is not valid (" + plural(invalid.size(), "error") +
+                    " above); convert a valid model");
+  }
+  DiagSink infer_sink;
+  InferResult types = infer_model(m, {}, infer_sink);
+  convert::Options co;
+  co.targets = targets;
+  co.allow_approximate = opt.allow_approximate;
+  co.parse_body = default_function_body_parser();
+  co.type_of = [&types](const std::string& name) -> const Type* {
+    const ValueRecord* r = types.find(name);
+    return r ? &r->type : nullptr;
+  };
+  // Taken, not copied: the model is written from the converted graph (or not at all).
+  ir::ModelGraph graph = ir::ModelGraph::from_proto(std::move(*m.proto));
+  const convert::Report r = convert::convert_opsets(graph, Registry::standard(), co);
+  out.plan = plan_json(r);
+  out.summary = targets.empty() ? "" : plan_summary(r);
+  print_diagnostics(about(r.diagnostics, m.name), g, io);
+  if (opt.dry_run) {
+    if (g.json)
+      print_json({{"input", opt.input}, {"conversion", out.plan}}, io);
+    else
+      print_plan(r, io);
+    out.exit_code = r.ok() ? 0 : 1;
+    return out;
+  }
+  if (!r.ok()) {
+    io.err << "onnxtool: error: " << m.name
+           << ": not converted: " << plural(r.count(convert::NodeOutcome::Action::refused), "node")
+           << " refused; nothing written\n";
+    out.exit_code = 1;
+    return out;
+  }
+  onnx::ModelProto converted = graph.to_proto();
+  bool went_down = false;
+  for (const auto& d : r.domains) went_down = went_down || d.to < d.from;
+  const std::vector<Diagnostic> ir_errors =
+      convert::restamp_ir(converted, opt.ir_version, went_down, m.name);
+  if (!ir_errors.empty()) {
+    print_diagnostics(ir_errors, g, io);
+    io.err << "onnxtool: error: " << m.name << ": not converted: ir_version "
+           << converted.ir_version() << " cannot hold the model; nothing written\n";
+    out.exit_code = 1;
+    return out;
+  }
+  // The result must pass the checker; a failure here is onnxtool's bug.
+  const std::vector<Diagnostic> broken = convert::check_errors(converted, m.name);
+  if (!broken.empty()) {
+    print_diagnostics(broken, g, io);
+    throw_internal("the converted model does not pass check (" + plural(broken.size(), "error") +
+                   " above); nothing written");
+  }
+  *m.proto = std::move(converted);
+  return out;
 }
 
 int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
@@ -92,12 +270,17 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   print_diagnostics(sink.diagnostics(), g, io);
   if (!sink.ok()) return 1;
   if (g.verbose) io.err << "onnxtool: read " << opt.input << " in " << ms_since(start) << " ms\n";
+  VersionOutcome versions;
+  if (converts_versions(opt)) {
+    versions = convert_versions(opt, m, g, io);
+    if (versions.exit_code != 0 || opt.dry_run) return versions.exit_code;
+  }
   const auto saving = std::chrono::steady_clock::now();
   std::vector<std::string> written;
   save_model(m, opt.output, save_options(opt, to, written));
   if (g.verbose)
     io.err << "onnxtool: wrote " << opt.output << " in " << ms_since(saving) << " ms\n";
-  report(opt, to, written, g, io);
+  report(opt, to, written, versions, g, io);
   return 0;
 }
 
@@ -131,6 +314,17 @@ Command add_convert(CLI::App& app, GlobalOptions&) {
       ->add_option("--inline-limit", opt->inline_limit,
                    "text output: tensors with more elements go to the .npz sidecar (default 64)")
       ->check(CLI::NonNegativeNumber);
+  c.app
+      ->add_option("--opset", opt->opsets,
+                   "convert to this opset version: N for ai.onnx, DOMAIN=N for another "
+                   "(repeatable)")
+      ->type_name("[DOMAIN=]N");
+  c.app->add_option("--ir-version", opt->ir_version,
+                    "write this IR version (default: what the opsets need when going down)");
+  c.app->add_flag("--allow-approximate", opt->allow_approximate,
+                  "convert nodes whose new version can only approximate them, with a warning");
+  c.app->add_flag("--dry-run", opt->dry_run,
+                  "print what --opset would do to each node, and write nothing");
   c.action = [opt](const GlobalOptions& g, Io& io) {
     return guarded(g, io, [&] { return run_convert(*opt, g, io); });
   };

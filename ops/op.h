@@ -3,6 +3,7 @@
 // kernels work with.
 #pragma once
 
+#include "core/convert/adapters.h"
 #include "core/exec/kernel.h"
 #include "core/infer/context.h"
 #include "core/registry/attrs.h"

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <map>
 
+#include "core/convert/adapter.h"
 #include "core/types/tensor_proto.h"
+#include "onnx.pb.h"
 #include "ops/ml/ml_common.h"
 
 namespace onnxtool::ops {
@@ -185,6 +187,60 @@ void label_encoder_kernel(KernelContext& ctx) {
   }
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+void set_strings(AdapterContext& ctx, const char* name, const std::vector<std::string>& values) {
+  ctx.set_attribute(name, values);
+}
+
+void label_encoder_classes_to_keys(AdapterContext& ctx) {
+  const auto* classes = ctx.attribute("classes_strings");
+  std::vector<std::string> names;
+  if (classes) names.assign(classes->strings().begin(), classes->strings().end());
+  std::vector<int64_t> positions;
+  for (std::size_t i = 0; i < names.size(); ++i) positions.push_back(static_cast<int64_t>(i));
+  const Type* in = ctx.input_type(0);
+  if (!in || in->elem <= 0) ctx.refuse("the input's type is not known: which way the map goes");
+  const bool from_strings = static_cast<DataType>(in->elem) == DataType::string;
+  ctx.remove_attribute("classes_strings");
+  if (from_strings) {
+    set_strings(ctx, "keys_strings", names);
+    ctx.set_attribute("values_int64s", positions);
+  } else {
+    ctx.set_attribute("keys_int64s", positions);
+    set_strings(ctx, "values_strings", names);
+  }
+  ctx.describe("classes_strings -> keys and values");
+}
+
+void label_encoder_keys_to_classes(AdapterContext& ctx) {
+  const auto* ks = ctx.attribute("keys_strings");
+  const auto* vs = ctx.attribute("values_strings");
+  const auto ki = ctx.ints_attribute("keys_int64s");
+  const auto vi = ctx.ints_attribute("values_int64s");
+  auto counts_up = [](const std::vector<int64_t>& v) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] != static_cast<int64_t>(i)) return false;
+    return true;
+  };
+  const onnx::AttributeProto* names = nullptr;
+  if (ks && vi && !vs && !ki && counts_up(*vi) &&
+      vi->size() == static_cast<std::size_t>(ks->strings_size()))
+    names = ks;
+  else if (vs && ki && !ks && !vi && counts_up(*ki) &&
+           ki->size() == static_cast<std::size_t>(vs->strings_size()))
+    names = vs;
+  if (!names || ctx.has_attribute("keys_floats") || ctx.has_attribute("values_floats"))
+    ctx.refuse(ctx.to().id() + " maps strings to their position in a list (or back), and this " +
+               "node maps other keys or values");
+  const std::vector<std::string> list(names->strings().begin(), names->strings().end());
+  for (const char* a :
+       {"keys_strings", "values_strings", "keys_int64s", "values_int64s", "default_float"})
+    ctx.remove_attribute(a);
+  set_strings(ctx, "classes_strings", list);
+  ctx.describe("keys and values -> classes_strings");
+}
+
 }  // namespace
 
 void define_ml_LabelEncoder(OpDef& op) {
@@ -234,6 +290,9 @@ void define_ml_LabelEncoder(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_label_encoder).kernel(label_encoder_kernel);
+  // Version 1 mapped strings to their position in classes_strings (or back); version 2 has
+  // explicit keys and values.
+  op.at(2).upgrade(label_encoder_classes_to_keys).downgrade(label_encoder_keys_to_classes);
 }
 
 }  // namespace onnxtool::ops

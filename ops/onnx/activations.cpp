@@ -331,6 +331,7 @@ void define_Relu(OpDef& op) {
   op.at(14).function(kReluBody, 18);
   define_activation(op, ew::unary_kernel<decltype(FloatTypes{} | ew::SignedIntTypes{})>(
                             relu_fn, ew::kCheapGrain));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 namespace {
@@ -374,6 +375,7 @@ void define_LeakyRelu(OpDef& op) {
   // clang-format on
   op.at(16).function(kLeakyReluBody, 18);
   define_activation(op, float_with(leaky_relu, ew::kCheapGrain));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 // Opset 7 on: slope broadcasts to X unidirectionally (Broadcasting.md).
@@ -429,6 +431,7 @@ void define_PRelu(OpDef& op) {
   op.at(16).function(kPReluBody, 18);
   op.from(1, 6).infer(infer_prelu).kernel(prelu_kernel(true));
   op.from(7).infer(infer_prelu).kernel(prelu_kernel(false));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 namespace {
@@ -476,6 +479,7 @@ void define_Elu(OpDef& op) {
   // clang-format on
   op.at(22).function(kEluBody, 18);
   define_activation(op, float_with(elu));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 namespace {
@@ -528,6 +532,7 @@ void define_Selu(OpDef& op) {
   // clang-format on
   op.at(22).function(kSeluBody, 18);
   define_activation(op, float_with(selu));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 namespace {
@@ -635,6 +640,7 @@ void define_Sigmoid(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_activation(op, float_fn([](auto x) { return sigmoid(x); }));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 namespace {
@@ -686,6 +692,7 @@ void define_HardSigmoid(OpDef& op) {
   // clang-format on
   op.at(22).function(kHardSigmoidBody, 18);
   define_activation(op, float_with(hard_sigmoid, ew::kCheapGrain));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 namespace {
@@ -952,6 +959,15 @@ void define_Clip(OpDef& op) {
   op.at(13).function(kClipBody, 18);
   op.from(1, 6).infer(same_as_input()).kernel(prepared_kernel(prepare_clip_attr, clip_attr_kernel));
   op.from(11).infer(infer_clip).kernel(clip_input_kernel);
+  // Version 6 drops consumed_inputs; 11 takes min and max as inputs.
+  op.at(6)
+      .upgrade(convert::drop_attribute("consumed_inputs"))
+      .downgrade(convert::drop_attribute("consumed_inputs"));
+  op.at(11)
+      .upgrade(convert::all_of({convert::float_attribute_to_input("min", 1),
+                                convert::float_attribute_to_input("max", 2)}))
+      .downgrade(convert::all_of({convert::input_to_float_attribute("max", 2),
+                                  convert::input_to_float_attribute("min", 1)}));
 }
 
 namespace {

@@ -54,6 +54,7 @@ void define_ArgMax(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_arg_reduce).kernel(arg_max_kernel);
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

@@ -54,6 +54,7 @@ void define_ArgMin(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_arg_reduce).kernel(arg_min_kernel);
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

@@ -10,6 +10,7 @@
 // per channel.
 #include <cmath>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
@@ -204,6 +205,63 @@ void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
   write_stats(ctx, 4, ctx.input(4), batch_var);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+bool bn_training_outputs(const AdapterContext& ctx) {
+  for (std::size_t i = 1; i < ctx.num_outputs(); ++i)
+    if (ctx.has_output(i)) return true;
+  return false;
+}
+
+// BatchNormalization-1 requires consumed_inputs; its value changes nothing.
+void bn_consumed_inputs_back(AdapterContext& ctx) {
+  ctx.set_attribute("consumed_inputs", std::vector<int64_t>{0, 0});
+  ctx.describe("consumed_inputs=[0,0] (required, with no effect)");
+}
+
+// Up to 7: test or training mode is no longer an attribute but the number of outputs. is_test=0
+// (the default) with Y alone used the batch's statistics; version 7 with Y alone uses the
+// running ones.
+void bn_drop_is_test(AdapterContext& ctx) {
+  const int64_t is_test = ctx.int_attribute("is_test").value_or(0);
+  if (is_test == 0 && !bn_training_outputs(ctx))
+    ctx.approximate("is_test=0 normalized with the batch's statistics; " + ctx.to().id() +
+                    " with Y alone uses the running mean and variance");
+  ctx.remove_attribute("is_test");
+  ctx.describe("is_test=" + std::to_string(is_test) + " dropped (the outputs say the mode)");
+}
+
+void bn_is_test_from_outputs(AdapterContext& ctx) {
+  const bool training = bn_training_outputs(ctx);
+  ctx.set_attribute("is_test", int64_t{training ? 0 : 1});
+  ctx.describe(std::string("is_test=") + (training ? "0" : "1") + " (from the outputs used)");
+}
+
+// Up to 14: training mode becomes training_mode=1, with running mean and variance as outputs 1
+// and 2; the saved mean and variance (outputs 3, 4) no longer exist.
+void bn_training_mode_from_outputs(AdapterContext& ctx) {
+  if (!bn_training_outputs(ctx)) return;
+  if (ctx.has_output(3) || ctx.has_output(4))
+    ctx.refuse("saved_mean and saved_var have no equivalent in " + ctx.to().id());
+  ctx.truncate_outputs(3);
+  ctx.set_attribute("training_mode", int64_t{1});
+  ctx.describe("training mode (outputs used): training_mode=1");
+}
+
+void bn_outputs_from_training_mode(AdapterContext& ctx) {
+  const int64_t training = ctx.int_attribute("training_mode").value_or(0);
+  if (training != 0 && !bn_training_outputs(ctx))
+    ctx.refuse("training_mode=1 with Y alone has no equivalent in " + ctx.to().id() +
+               ", where Y alone means test mode");
+  if (training == 0 && bn_training_outputs(ctx))
+    ctx.refuse("running_mean and running_var outside training mode have no equivalent in " +
+               ctx.to().id());
+  if (ctx.has_attribute("training_mode")) {
+    ctx.remove_attribute("training_mode");
+    ctx.describe("training_mode dropped (the outputs say the mode)");
+  }
+}
+
 }  // namespace
 
 void define_BatchNormalization(OpDef& op) {
@@ -303,6 +361,12 @@ void define_BatchNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_batch_norm).kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel));
+  op.at(6).upgrade(convert::drop_attribute("consumed_inputs")).downgrade(bn_consumed_inputs_back);
+  op.at(7).upgrade(bn_drop_is_test).downgrade(bn_is_test_from_outputs);
+  op.at(9)
+      .upgrade(convert::drop_attribute_if("spatial", 1, "per-activation statistics"))
+      .downgrade(convert::unchanged(""));
+  op.at(14).upgrade(bn_training_mode_from_outputs).downgrade(bn_outputs_from_training_mode);
 }
 
 }  // namespace onnxtool::ops

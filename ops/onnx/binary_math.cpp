@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/elementwise.h"
 
@@ -28,6 +29,23 @@ void define_arith(OpDef& op, F f, InferFn numpy_infer) {
   op.from(1, 6).infer(ew::infer_binary(Bcast::legacy)).kernel(legacy);
   op.from(7).infer(numpy_infer).kernel(numpy);
   op.all().trait(Trait::elementwise);
+  op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
+}
+
+// Down to 7: Sum, Mean, Max and Min did not broadcast before 8; every input must have the
+// same shape.
+void same_shapes_before_8(AdapterContext& ctx) {
+  std::optional<std::vector<int64_t>> first;
+  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const auto dims = ew::known_dims(ctx, i);
+    if (!dims)
+      ctx.refuse("before opset 8 every input has the same shape, and input " + std::to_string(i) +
+                 "'s is not known");
+    if (!first) first = dims;
+    if (*dims != *first)
+      ctx.refuse("input " + std::to_string(i) + " would broadcast, which " + ctx.to().id() +
+                 " does not");
+  }
 }
 
 auto add_fn = [](auto a, auto b) { return ew::wrap_add(a, b); };
@@ -192,6 +210,7 @@ void define_variadic(OpDef& op, F f, Finish finish, char values_op) {
       .infer(ew::infer_variadic(Bcast::numpy, values_op))
       .kernel(ew::variadic_kernel<L>(f, Bcast::numpy, finish));
   op.all().trait(Trait::elementwise);
+  op.at(8).downgrade(same_shapes_before_8);
 }
 
 // Mean: the sum divided by the number of inputs.
@@ -248,6 +267,7 @@ void define_Add(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, add_fn, broadcast_elementwise('+'));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Sub(OpDef& op) {
@@ -291,6 +311,7 @@ void define_Sub(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, sub_fn, broadcast_elementwise('-'));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Mul(OpDef& op) {
@@ -334,6 +355,7 @@ void define_Mul(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, mul_fn, broadcast_elementwise('*'));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Div(OpDef& op) {
@@ -377,6 +399,7 @@ void define_Div(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, div_fn, infer_div);
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 // X's type is the result's; Y may be any numeric type from Pow-12 on.
@@ -426,6 +449,7 @@ void define_Pow(OpDef& op) {
   // clang-format on
   op.from(1, 6).infer(infer_pow).kernel(pow_kernel(Bcast::legacy));
   op.from(7).infer(infer_pow).kernel(pow_kernel(Bcast::numpy));
+  op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
 }
 
 void define_Mod(OpDef& op) {
@@ -475,6 +499,7 @@ void define_Sum(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_variadic<ew::FloatTypes>(op, add_fn, no_finish, 0);
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Mean(OpDef& op) {
@@ -500,6 +525,7 @@ void define_Mean(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_variadic<ew::FloatTypes>(op, add_fn, mean_finish, 0);
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Max(OpDef& op) {
@@ -533,6 +559,7 @@ void define_Max(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_variadic<NumericTypes>(op, extreme_fn<true>, no_finish, 'M');
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Min(OpDef& op) {
@@ -566,6 +593,7 @@ void define_Min(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_variadic<NumericTypes>(op, extreme_fn<false>, no_finish, 'm');
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 }  // namespace onnxtool::ops

@@ -22,7 +22,9 @@
 #include <string>
 #include <type_traits>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
 
 namespace onnxtool::ops {
@@ -422,6 +424,57 @@ void infer_bit_cast(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, static_cast<int32_t>(*to));
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+void cast_to_number(AdapterContext& ctx) {
+  const auto name = ctx.string_attribute("to");
+  if (!name) return;
+  onnx::TensorProto::DataType value{};
+  if (!onnx::TensorProto::DataType_Parse(*name, &value))
+    ctx.refuse("to \"" + *name + "\" is not a data type name");
+  ctx.set_attribute("to", static_cast<int64_t>(value));
+  ctx.describe("to \"" + *name + "\" -> " + std::to_string(value));
+}
+
+void cast_to_name(AdapterContext& ctx) {
+  const auto value = ctx.int_attribute("to");
+  if (!value) return;
+  const auto type = static_cast<onnx::TensorProto::DataType>(*value);
+  if (!onnx::TensorProto::DataType_IsValid(static_cast<int>(*value)))
+    ctx.refuse("to " + std::to_string(*value) + " is not a data type");
+  const std::string name = onnx::TensorProto::DataType_Name(type);
+  ctx.set_attribute("to", name);
+  ctx.describe("to " + std::to_string(*value) + " -> \"" + name + "\"");
+}
+
+void cast_like_to_cast(AdapterContext& ctx) {
+  const Type* target = ctx.input_type(1);
+  if (!target || target->kind != Type::Kind::tensor || target->elem <= 0)
+    ctx.refuse("the element type of target_type (input 1) is not known, and Cast names it");
+  ctx.truncate_inputs(1);
+  ctx.set_op_type("Cast");
+  for (const char* a : {"saturate", "round_mode"}) ctx.remove_attribute(a);
+  ctx.set_attribute("to", static_cast<int64_t>(target->elem));
+  ctx.describe("CastLike -> Cast to " +
+               std::string(type_name(static_cast<DataType>(target->elem))));
+}
+
+bool is_float8(int64_t to) {
+  const auto t = static_cast<DataType>(to);
+  return t == DataType::float8e4m3fn || t == DataType::float8e4m3fnuz ||
+         t == DataType::float8e5m2 || t == DataType::float8e5m2fnuz;
+}
+
+// saturate=0 matters only for a float8 target (which no version before 19 has anyway).
+void drop_saturate(AdapterContext& ctx) {
+  const auto saturate = ctx.int_attribute("saturate");
+  if (!saturate) return;
+  if (*saturate == 0 && is_float8(ctx.int_attribute("to").value_or(0)))
+    ctx.refuse("saturate=0 has no equivalent in " + ctx.to().id());
+  ctx.remove_attribute("saturate");
+  ctx.describe("saturate dropped (it reads only float8 targets)");
+}
+
 }  // namespace
 
 void define_Cast(OpDef& op) {
@@ -563,6 +616,10 @@ void define_Cast(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_cast).kernel(cast_kernel);
+  // Cast-1 names the target type ("FLOAT"); from 6 it is the DataType number. 19 adds
+  // saturate, which only conversions to float8 read.
+  op.at(6).upgrade(cast_to_number).downgrade(cast_to_name);
+  op.at(19).downgrade(drop_saturate);
 }
 
 void define_CastLike(OpDef& op) {
@@ -678,6 +735,8 @@ void define_CastLike(OpDef& op) {
       "the body is Cast with `to` set to the element type of target_type, which a fixed body "
       "cannot name: the spec builds it per call site from the input type");
   op.all().infer(infer_cast_like).kernel(cast_like_kernel);
+  // Below 15 CastLike is Cast to the element type its second input has.
+  op.at(15).downgrade(cast_like_to_cast);
 }
 
 void define_BitCast(OpDef& op) {

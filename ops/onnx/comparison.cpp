@@ -23,6 +23,8 @@ void define_comparison(OpDef& op, F f,
       .infer(ew::infer_binary(Bcast::legacy, kBool))
       .kernel(ew::binary_kernel<L>(f, Bcast::legacy));
   op.from(7).infer(std::move(numpy_infer)).kernel(ew::binary_kernel<L>(f, Bcast::numpy));
+  if (const OpVersion* v7 = op.lookup(7); v7 && v7->since == 7)
+    op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
   op.all().trait(Trait::elementwise);
 }
 

@@ -102,6 +102,7 @@ void define_Compress(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_compress).kernel(compress_kernel);
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

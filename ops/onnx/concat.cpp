@@ -143,6 +143,10 @@ void define_Concat(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_concat).kernel(concat_kernel);
+  // Concat-1 concatenated along axis 1 by default; from 4 the axis is required; 11 counts a
+  // negative axis from the end.
+  op.at(4).upgrade(convert::set_attribute_if_absent("axis", 1)).downgrade(convert::unchanged(""));
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

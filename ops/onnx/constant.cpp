@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Constant: the ai.onnx operator.
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "core/types/tensor_proto.h"
 #include "onnx.pb.h"
@@ -117,6 +118,43 @@ Tensor prepare_constant(PrepareContext& ctx) {
 
 void constant_kernel(KernelContext& ctx, const Tensor& value) {
   ctx.set_output(0, Value(value));
+}
+
+// ---- version adapters --------------------------------------------------------------------
+
+void constant_dense_only(AdapterContext& ctx) {
+  if (ctx.has_attribute("sparse_value"))
+    ctx.refuse("sparse_value has no equivalent in " + ctx.to().id() +
+               ", which holds a dense value");
+  if (!ctx.has_attribute("value")) ctx.refuse(ctx.to().id() + " requires value");
+}
+
+void constant_shorthand_to_value(AdapterContext& ctx) {
+  std::optional<Tensor> t;
+  std::string which;
+  if (const auto v = ctx.float_attribute("value_float")) {
+    t = Tensor::scalar<float>(*v);
+    which = "value_float";
+  } else if (const auto vs = ctx.floats_attribute("value_floats")) {
+    t = Tensor::from_vector<float>({static_cast<int64_t>(vs->size())}, *vs);
+    which = "value_floats";
+  } else if (const auto i = ctx.int_attribute("value_int")) {
+    t = Tensor::scalar<int64_t>(*i);
+    which = "value_int";
+  } else if (const auto is = ctx.ints_attribute("value_ints")) {
+    t = Tensor::from_vector<int64_t>({static_cast<int64_t>(is->size())}, *is);
+    which = "value_ints";
+  } else if (const auto str = ctx.string_attribute("value_string")) {
+    t = Tensor::from_strings({}, {*str});
+    which = "value_string";
+  } else if (const auto* a = ctx.attribute("value_strings")) {
+    t = Tensor::from_strings({a->strings_size()}, {a->strings().begin(), a->strings().end()});
+    which = "value_strings";
+  }
+  if (!t) return;
+  ctx.remove_attribute(which);
+  ctx.set_attribute("value", *t);
+  ctx.describe(which + " -> value");
 }
 
 }  // namespace
@@ -263,6 +301,10 @@ void define_Constant(OpDef& op) {
       .infer(infer_constant)
       .kernel(prepared_kernel(prepare_constant, constant_kernel))
       .trait(Trait::attribute_value);
+  // Version 11 adds sparse_value (and makes value optional); 12 the value_* shorthands, which
+  // going down become the value tensor they stand for.
+  op.at(11).upgrade(convert::unchanged("")).downgrade(constant_dense_only);
+  op.at(12).downgrade(constant_shorthand_to_value);
 }
 
 }  // namespace onnxtool::ops

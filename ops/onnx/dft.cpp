@@ -4,6 +4,7 @@
 // 1/n; onesided gives the first n/2 + 1 bins (forward) or takes them and returns the real signal
 // (inverse, IRFFT). The axis is an attribute (default 1) in version 17 and an input (default -2)
 // from version 20.
+#include "core/convert/adapter.h"
 #include "ops/onnx/signal_common.h"
 
 namespace onnxtool::ops {
@@ -145,6 +146,36 @@ void dft_kernel(KernelContext& ctx) {
   misc::write_output<double>(ctx, 0, x.dtype(), out_shape, out);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+void dft_axis_to_input(AdapterContext& ctx) {
+  const int64_t axis = ctx.int_attribute("axis").value_or(1);
+  ctx.remove_attribute("axis");
+  ctx.set_input(2, ctx.add_constant(ctx.name_base() + "_axis", Tensor::scalar<int64_t>(axis)));
+  ctx.describe("axis " + std::to_string(axis) + ": attribute -> input");
+}
+
+void dft_axis_to_attribute(AdapterContext& ctx) {
+  int64_t axis = -2;
+  if (ctx.has_input(2)) {
+    const auto t = ctx.constant_input(2);
+    if (!t || t->numel() != 1 || t->dtype() != DataType::int64)
+      ctx.refuse("axis (input 2) is computed when the model runs, and " + ctx.to().id() +
+                 " takes it as an attribute");
+    axis = t->data<int64_t>()[0];
+  }
+  if (axis < 0) {
+    const Type* t = ctx.input_type(0);
+    if (!t || t->rank() < 0)
+      ctx.refuse("axis " + std::to_string(axis) + " counts from the end, and the rank of the " +
+                 "input is not known");
+    axis += t->rank();
+  }
+  ctx.truncate_inputs(2);
+  ctx.set_attribute("axis", axis);
+  ctx.describe("axis " + std::to_string(axis) + ": input -> attribute");
+}
+
 }  // namespace
 
 void define_DFT(OpDef& op) {
@@ -171,6 +202,9 @@ void define_DFT(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_dft).kernel(dft_kernel);
+  // Version 20 takes the axis as an input, and counts it from the end by default (-2, where 17
+  // said 1).
+  op.at(20).upgrade(dft_axis_to_input).downgrade(dft_axis_to_attribute);
 }
 
 }  // namespace onnxtool::ops

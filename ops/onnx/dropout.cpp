@@ -8,6 +8,7 @@
 // (results then repeat from run to run, but cannot match another runtime's generator).
 #include <random>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
@@ -108,6 +109,37 @@ void dropout_kernel(KernelContext& ctx) {
   fill_mask_ones(ctx, x);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+// Up to 7: is_test=0 (the default) dropped at random; version 7 and later, with no way to ask
+// for training, are read as inference (the output is the input).
+void dropout_drop_is_test(AdapterContext& ctx) {
+  const int64_t is_test = ctx.int_attribute("is_test").value_or(0);
+  if (is_test == 0)
+    ctx.approximate("is_test=0 dropped values at random; " + ctx.to().id() +
+                    " is read as inference (the output is the input)");
+  ctx.remove_attribute("is_test");
+  ctx.describe("is_test=" + std::to_string(is_test) + " dropped");
+}
+
+// Down from 12: training_mode must be absent or a constant false, and the seed (which only
+// training reads) goes.
+void dropout_inference_only(AdapterContext& ctx) {
+  if (ctx.has_input(2)) {
+    const auto t = ctx.constant_input(2);
+    const bool off = t && t->dtype() == DataType::boolean && t->numel() == 1 && !t->data<bool>()[0];
+    if (!off)
+      ctx.refuse("training_mode (input 2) is not a constant false, and " + ctx.to().id() +
+                 " has no training mode");
+    ctx.truncate_inputs(2);
+    ctx.describe("training_mode (false) dropped");
+  }
+  if (ctx.has_attribute("seed")) {
+    ctx.remove_attribute("seed");
+    ctx.describe("seed dropped (only training reads it)");
+  }
+}
+
 }  // namespace
 
 void define_Dropout(OpDef& op) {
@@ -179,6 +211,12 @@ void define_Dropout(OpDef& op) {
   // clang-format on
   // Draws differ from run to run (a fresh mask in training mode): never folded at load.
   op.all().infer(infer_dropout).kernel(dropout_kernel).trait(Trait::nondeterministic);
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
+  op.at(7).upgrade(dropout_drop_is_test).downgrade(convert::set_attribute_if_absent("is_test", 1));
+  op.at(12)
+      .upgrade(convert::float_attribute_to_input("ratio", 1))
+      .downgrade(
+          convert::all_of({dropout_inference_only, convert::input_to_float_attribute("ratio", 1)}));
 }
 
 }  // namespace onnxtool::ops

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "onnx.pb.h"
 
 namespace onnxtool::ops::ew {
 
@@ -211,6 +213,90 @@ InferFn infer_variadic(Bcast mode, char values_op) {
 bool is_integer_elem(int32_t elem) {
   const auto t = data_type_from_int(elem);
   return t && *t != DataType::undefined && is_integer(*t);
+}
+
+// ---- version adapters: legacy broadcasting (to opset 6) and numpy's (from 7) -------------
+
+// The dims of an input when shape inference knew every one of them.
+std::optional<std::vector<int64_t>> known_dims(const AdapterContext& ctx, std::size_t input) {
+  const Type* t = ctx.input_type(input);
+  if (!t || !t->shape) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const Dim& d : *t->shape) {
+    if (!d.is_known()) return std::nullopt;
+    dims.push_back(d.value());
+  }
+  return dims;
+}
+
+namespace {
+
+int64_t rank_of(const AdapterContext& ctx, std::size_t input) {
+  const Type* t = ctx.input_type(input);
+  return t ? t->rank() : -1;
+}
+
+}  // namespace
+
+// Up to 7: broadcast=1 stretched B over A's dims from `axis` on (by default its last dims);
+// numpy aligns the last dims, so B gets trailing 1s when axis puts it earlier.
+void legacy_to_numpy_broadcast(AdapterContext& ctx) {
+  const int64_t broadcast = ctx.int_attribute("broadcast").value_or(0);
+  const auto axis = ctx.int_attribute("axis");
+  ctx.remove_attribute("broadcast");
+  ctx.remove_attribute("axis");
+  if (broadcast == 0) {
+    ctx.describe("broadcast=0 (same shapes) dropped");
+    return;
+  }
+  const int64_t rank_a = rank_of(ctx, 0), rank_b = rank_of(ctx, 1);
+  if (!axis) {
+    ctx.describe("broadcast=1 over the last dims: numpy broadcasting says the same");
+    return;
+  }
+  if (rank_a < 0 || rank_b < 0)
+    ctx.refuse("broadcast=1 with axis=" + std::to_string(*axis) +
+               " needs the ranks of both inputs, and shape inference does not know them");
+  const int64_t start = *axis < 0 ? *axis + rank_a : *axis;
+  const int64_t trailing = rank_a - start - rank_b;
+  if (start < 0 || trailing < 0)
+    ctx.refuse("axis=" + std::to_string(*axis) + " does not place B inside A");
+  if (trailing == 0) {
+    ctx.describe("broadcast=1, axis=" + std::to_string(*axis) + ": B already ends A's dims");
+    return;
+  }
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < trailing; ++k) axes.push_back(rank_b + k);
+  onnx::NodeProto unsqueeze;
+  unsqueeze.set_op_type("Unsqueeze");
+  unsqueeze.add_input(ctx.input(1));
+  const std::string out = ctx.fresh_name(ctx.input(1) + "_aligned");
+  unsqueeze.add_output(out);
+  auto* a = unsqueeze.add_attribute();
+  a->set_name("axes");
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t v : axes) a->add_ints(v);
+  ctx.insert_before(std::move(unsqueeze));
+  ctx.set_input(1, out);
+  ctx.describe("broadcast=1, axis=" + std::to_string(*axis) + ": B unsqueezed with " +
+               std::to_string(trailing) + " trailing dims for numpy broadcasting");
+}
+
+// Down to 6: the same shapes need nothing; B matching A's last dims is broadcast=1; any other
+// numpy broadcasting has no equivalent.
+void numpy_to_legacy_broadcast(AdapterContext& ctx) {
+  const auto a = known_dims(ctx, 0), b = known_dims(ctx, 1);
+  if (!a || !b)
+    ctx.refuse("opset 6 broadcasts only B over A's last dims, and the input shapes are not known");
+  if (*a == *b) return;
+  const bool suffix = b->size() <= a->size() && std::equal(b->rbegin(), b->rend(), a->rbegin());
+  const bool one_element =
+      std::all_of(b->begin(), b->end(), [](int64_t d) { return d == 1; }) && b->size() <= a->size();
+  if (!suffix && !one_element)
+    ctx.refuse("numpy broadcasting of these shapes has no equivalent before opset 7, which " +
+               std::string("broadcasts only B over A's last dims"));
+  ctx.set_attribute("broadcast", int64_t{1});
+  ctx.describe("broadcast=1 (B over A's last dims)");
 }
 
 }  // namespace onnxtool::ops::ew

@@ -495,4 +495,13 @@ std::optional<T> scalar_input(const KernelContext& ctx, std::size_t i, const cha
   return cdata<T>(t)[0];
 }
 
+// ---- version adapters ----------------------------------------------------------------------
+// Binary operators broadcast the legacy way (B over A's dims from `axis`, broadcast=1) up to
+// opset 6 and the numpy way from 7: the steps between the two, for Add, Sub, Mul, Div, Pow, the
+// comparisons and the logical operators.
+void legacy_to_numpy_broadcast(AdapterContext& ctx);
+void numpy_to_legacy_broadcast(AdapterContext& ctx);
+// An input's dims when shape inference knew every one of them.
+std::optional<std::vector<int64_t>> known_dims(const AdapterContext& ctx, std::size_t input);
+
 }  // namespace onnxtool::ops::ew

@@ -125,6 +125,7 @@ void define_Flatten(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_flatten).kernel(flatten_kernel);
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

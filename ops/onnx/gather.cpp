@@ -115,6 +115,9 @@ void define_Gather(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_gather).kernel(gather_kernel);
+  // Version 11 counts a negative axis from the end (negative indices, known only when the
+  // model runs, are the caller's to keep in range).
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Gemm: the ai.onnx operator. Y = alpha * op(A) * op(B) + beta * C, C broadcast to [M, N]
 // (every version accepts a broadcastable C; Gemm-1 and -6 spelled it out with `broadcast`).
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
@@ -163,6 +164,52 @@ void gemm_kernel(KernelContext& ctx, const GemmState& s) {
   nn::store_float32(y32.data<float>(), y);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+// broadcast=1 stretched C over the last dims of (M, N), as numpy broadcasting does.
+void gemm_drop_broadcast(AdapterContext& ctx) {
+  if (!ctx.has_attribute("broadcast")) return;
+  ctx.describe("broadcast=" + std::to_string(ctx.int_attribute("broadcast").value_or(0)) +
+               " dropped (C broadcasts the numpy way)");
+  ctx.remove_attribute("broadcast");
+}
+
+std::optional<std::vector<int64_t>> gemm_known_dims(const Type* t) {
+  if (!t || !t->shape) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const Dim& d : *t->shape) {
+    if (!d.is_known()) return std::nullopt;
+    dims.push_back(d.value());
+  }
+  return dims;
+}
+
+void gemm_zero_c(AdapterContext& ctx) {
+  if (ctx.has_input(2)) return;
+  const Type* a = ctx.input_type(0);
+  if (!a || a->elem <= 0) ctx.refuse("C is required before version 11, and A's type is not known");
+  ctx.set_input(
+      2, ctx.add_constant(ctx.name_base() + "_zero_c", Tensor(static_cast<DataType>(a->elem), {})));
+  ctx.describe("C: a zero scalar (required before version 11)");
+}
+
+// Down to 6: C of Y's shape needs nothing; C matching Y's last dims (or one element) is
+// broadcast=1; any other numpy broadcasting has no equivalent.
+void gemm_legacy_broadcast(AdapterContext& ctx) {
+  if (!ctx.has_input(2)) ctx.refuse("C is optional only from version 11");
+  const auto c = gemm_known_dims(ctx.input_type(2));
+  const auto y = gemm_known_dims(ctx.output_type(0));
+  if (!c || !y)
+    ctx.refuse(
+        "the shapes of C and Y are not known, and version 6 broadcasts C only over Y's last dims");
+  if (*c == *y) return;
+  const bool suffix = c->size() <= y->size() && std::equal(c->rbegin(), c->rend(), y->rbegin());
+  const bool one = std::all_of(c->begin(), c->end(), [](int64_t d) { return d == 1; });
+  if (!suffix && !one) ctx.refuse("numpy broadcasting of C has no equivalent before version 7");
+  ctx.set_attribute("broadcast", int64_t{1});
+  ctx.describe("broadcast=1 (C over Y's last dims)");
+}
+
 }  // namespace
 
 void define_Gemm(OpDef& op) {
@@ -236,6 +283,10 @@ void define_Gemm(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_gemm).kernel(prepared_kernel(prepare_gemm, gemm_kernel));
+  // Version 7 broadcasts C the numpy way, without the broadcast attribute.
+  op.at(7).upgrade(gemm_drop_broadcast).downgrade(gemm_legacy_broadcast);
+  // C is optional from 11; before, a zero C says the same.
+  op.at(11).upgrade(convert::unchanged("")).downgrade(gemm_zero_c);
 }
 
 }  // namespace onnxtool::ops

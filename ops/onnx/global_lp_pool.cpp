@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GlobalLpPool: the ai.onnx operator.
+#include "core/convert/adapter.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/onnx/pool_common.h"
 #include "ops/op.h"
@@ -10,6 +11,26 @@ namespace {
 
 void global_lp_pool_kernel(KernelContext& ctx, const nn::GlobalPoolState& s) {
   nn::global_pool_kernel(ctx, s, nn::PoolKind::lp);
+}
+
+// ---- version adapters --------------------------------------------------------------------
+
+// p was a float until version 2 and an int from then on.
+void p_float_to_int(AdapterContext& ctx) {
+  const auto p = ctx.float_attribute("p");
+  if (!p) return;
+  if (*p != static_cast<float>(static_cast<int64_t>(*p)))
+    ctx.refuse("p=" + std::to_string(*p) + " is not a whole number, which " + ctx.to().id() +
+               " needs");
+  ctx.set_attribute("p", static_cast<int64_t>(*p));
+  ctx.describe("p: float -> int");
+}
+
+void p_int_to_float(AdapterContext& ctx) {
+  const auto p = ctx.int_attribute("p");
+  if (!p) return;
+  ctx.set_attribute("p", static_cast<float>(*p));
+  ctx.describe("p: int -> float");
 }
 
 }  // namespace
@@ -37,6 +58,7 @@ void define_GlobalLpPool(OpDef& op) {
   op.all()
       .infer(nn::infer_global_pool)
       .kernel(prepared_kernel(nn::prepare_global_pool, global_lp_pool_kernel));
+  op.at(2).upgrade(p_float_to_int).downgrade(p_int_to_float);
 }
 
 }  // namespace onnxtool::ops

@@ -6,6 +6,7 @@
 // linear/cubic (both spellings are accepted at every version).
 #include <cmath>
 
+#include "core/convert/adapter.h"
 #include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
@@ -261,6 +262,26 @@ void grid_sample_kernel(KernelContext& ctx) {
   });
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+void grid_sample_mode_names_20(AdapterContext& ctx) {
+  const std::string mode = ctx.string_attribute("mode").value_or("bilinear");
+  const std::string renamed = mode == "bilinear" ? "linear" : mode == "bicubic" ? "cubic" : mode;
+  ctx.set_attribute("mode", renamed);
+  ctx.describe("mode " + mode + " -> " + renamed);
+}
+
+void grid_sample_mode_names_16(AdapterContext& ctx) {
+  const Type* t = ctx.input_type(0);
+  if (!t || t->rank() != 4)
+    ctx.refuse(ctx.to().id() + " samples 4-D inputs only, and input 0 is " +
+               (t && t->rank() >= 0 ? std::to_string(t->rank()) + "-D" : "of unknown rank"));
+  const std::string mode = ctx.string_attribute("mode").value_or("linear");
+  const std::string renamed = mode == "linear" ? "bilinear" : mode == "cubic" ? "bicubic" : mode;
+  ctx.set_attribute("mode", renamed);
+  ctx.describe("mode " + mode + " -> " + renamed);
+}
+
 }  // namespace
 
 void define_GridSample(OpDef& op) {
@@ -306,6 +327,8 @@ void define_GridSample(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_grid_sample).kernel(grid_sample_kernel);
+  // Version 20 renamed the modes (bilinear -> linear, bicubic -> cubic) and took N-D inputs.
+  op.at(20).upgrade(grid_sample_mode_names_20).downgrade(grid_sample_mode_names_16);
 }
 
 }  // namespace onnxtool::ops

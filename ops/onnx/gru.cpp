@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRU: the ai.onnx operator. One recurrent layer, forward, reverse or bidirectional, with
 // variable sequence lengths; the shared time loop and the cell equations are in rnn_common.cpp.
+#include "core/convert/adapter.h"
 #include "ops/onnx/rnn_common.h"
 
 namespace onnxtool::ops {
@@ -17,6 +18,19 @@ rnn::RnnAttrs prepare_gru(PrepareContext& ctx) {
 
 void gru_kernel(KernelContext& ctx, const rnn::RnnAttrs& attrs) {
   rnn::kernel(ctx, attrs, rnn::Cell::gru);
+}
+
+// ---- version adapters --------------------------------------------------------------------
+
+// output_sequence (gone at 7) asked for Y, which later versions compute when it is named.
+void output_sequence_from_outputs(AdapterContext& ctx) {
+  if (ctx.has_output(0)) ctx.set_attribute("output_sequence", int64_t{1});
+}
+
+void gru_name_y_h(AdapterContext& ctx) {
+  if (ctx.has_output(1)) return;
+  ctx.set_output(1, ctx.fresh_name(ctx.name_base() + "_Y_h"));
+  ctx.describe("Y_h named (required before version 3)");
 }
 
 }  // namespace
@@ -120,6 +134,11 @@ void define_GRU(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_gru).kernel(prepared_kernel(prepare_gru, gru_kernel));
+  // Y_h is optional from 3 (before, a node names it, used or not).
+  op.at(3).upgrade(convert::unchanged("")).downgrade(gru_name_y_h);
+  op.at(7)
+      .upgrade(convert::drop_attribute("output_sequence"))
+      .downgrade(output_sequence_from_outputs);
 }
 
 }  // namespace onnxtool::ops

@@ -34,6 +34,7 @@ void define_Hardmax(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_softmax).kernel(hardmax_kernel);
+  nn::add_softmax_adapters(op);
 }
 
 }  // namespace onnxtool::ops

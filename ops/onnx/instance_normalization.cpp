@@ -90,6 +90,7 @@ void define_InstanceNormalization(OpDef& op) {
   op.all()
       .infer(infer_instance_norm)
       .kernel(prepared_kernel(prepare_instance_norm, instance_norm_kernel));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 }  // namespace onnxtool::ops

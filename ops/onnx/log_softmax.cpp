@@ -55,6 +55,7 @@ void define_LogSoftmax(OpDef& op) {
   // clang-format on
   op.at(13).function(kLogSoftmaxBody, 18);
   op.all().infer(nn::infer_softmax).kernel(log_softmax_kernel);
+  nn::add_softmax_adapters(op);
 }
 
 }  // namespace onnxtool::ops

@@ -24,6 +24,7 @@ void define_logical(OpDef& op, F f) {
       .infer(ew::infer_binary(Bcast::legacy, kBool))
       .kernel(ew::binary_kernel<Bool>(f, Bcast::legacy));
   op.from(7).infer(ew::infer_binary(Bcast::numpy, kBool)).kernel(ew::binary_kernel<Bool>(f));
+  op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
   op.all().trait(Trait::elementwise);
 }
 

@@ -448,6 +448,8 @@ void define_Loop(OpDef& op) {
   // clang-format on
   op.all().kernel(loop_kernel);
   op.all().infer(infer_loop);
+  // Version 11 says what version 1 meant: loop-carried values of their own types each.
+  op.at(11).upgrade(convert::unchanged("")).downgrade(convert::unchanged(""));
 }
 
 }  // namespace onnxtool::ops

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // LSTM: the ai.onnx operator. One recurrent layer, forward, reverse or bidirectional, with
 // variable sequence lengths; the shared time loop and the cell equations are in rnn_common.cpp.
+#include "core/convert/adapter.h"
 #include "ops/onnx/rnn_common.h"
 
 namespace onnxtool::ops {
@@ -17,6 +18,13 @@ rnn::RnnAttrs prepare_lstm(PrepareContext& ctx) {
 
 void lstm_kernel(KernelContext& ctx, const rnn::RnnAttrs& attrs) {
   rnn::kernel(ctx, attrs, rnn::Cell::lstm);
+}
+
+// ---- version adapters --------------------------------------------------------------------
+
+// output_sequence (gone at 7) asked for Y, which later versions compute when it is named.
+void output_sequence_from_outputs(AdapterContext& ctx) {
+  if (ctx.has_output(0)) ctx.set_attribute("output_sequence", int64_t{1});
 }
 
 }  // namespace
@@ -114,6 +122,9 @@ void define_LSTM(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_lstm).kernel(prepared_kernel(prepare_lstm, lstm_kernel));
+  op.at(7)
+      .upgrade(convert::drop_attribute("output_sequence"))
+      .downgrade(output_sequence_from_outputs);
 }
 
 }  // namespace onnxtool::ops

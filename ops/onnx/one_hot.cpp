@@ -104,6 +104,8 @@ void define_OneHot(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_one_hot).kernel(one_hot_kernel);
+  // The axis counts within the output, one dim more than the indices.
+  op.at(11).downgrade(convert::nonnegative_axes("axis", 1));
 }
 
 }  // namespace onnxtool::ops

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // OptionalHasElement: the ai.onnx operator. A bool scalar: whether the optional holds a value.
 // From version 18 the input may be omitted (false) or a plain tensor or sequence (true).
+#include "core/convert/adapter.h"
 #include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
@@ -21,6 +22,24 @@ void infer_optional_has_element(InferContext& ctx) {
 void optional_has_element_kernel(KernelContext& ctx) {
   const bool has = ctx.num_inputs() > 0 && ctx.has_input(0) && !ctx.input_value(0).is_none();
   ctx.set_output(0, Tensor::scalar<bool>(has));
+}
+
+// ---- version adapters --------------------------------------------------------------------
+
+void has_element_as_constant(AdapterContext& ctx) {
+  bool present = false;
+  if (ctx.has_input(0)) {
+    const Type* t = ctx.input_type(0);
+    if (!t)
+      ctx.refuse("the input's type is not known, and " + ctx.to().id() + " takes optionals only");
+    if (t->kind == Type::Kind::optional) return;  // the same in both versions
+    present = true;
+  }
+  ctx.truncate_inputs(0);
+  ctx.set_op_type("Constant");
+  ctx.set_attribute("value", Tensor::scalar<bool>(present));
+  ctx.describe(std::string(present ? "a tensor is always present" : "no input is never present") +
+               ": Constant " + (present ? "true" : "false"));
 }
 
 }  // namespace
@@ -78,6 +97,10 @@ void define_OptionalHasElement(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_optional_has_element).kernel(optional_has_element_kernel);
+  // Version 18 also takes a plain tensor (always present) or no input (never); version 15 only
+  // an optional, so those answers become constants.
+  op.at(18).downgrade(has_element_as_constant);
+  op.at(18).upgrade(convert::unchanged(""));
 }
 
 }  // namespace onnxtool::ops

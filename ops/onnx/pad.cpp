@@ -330,6 +330,17 @@ void define_Pad(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_pad).kernel(pad_kernel);
+  // Version 2 renamed paddings to pads; 11 takes pads and the constant value as inputs; 19
+  // adds the wrap mode.
+  op.at(2)
+      .upgrade(convert::rename_attribute("paddings", "pads"))
+      .downgrade(convert::rename_attribute("pads", "paddings"));
+  op.at(11)
+      .upgrade(convert::all_of(
+          {convert::attribute_to_input("pads", 1), convert::float_attribute_to_input("value", 2)}))
+      .downgrade(convert::all_of(
+          {convert::input_to_float_attribute("value", 2), convert::input_to_attribute("pads", 1)}));
+  op.at(19).downgrade(convert::refuse_values("mode", {"wrap"}));
 }
 
 }  // namespace onnxtool::ops

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/nn_common.h"
 
@@ -569,6 +570,32 @@ void reduce_reference(const Tensor& x, const std::vector<int64_t>& axes, ReduceK
         out[o] = acc[k];
     }
   }
+}
+
+// ---- version adapters -----------------------------------------------------------------
+
+namespace {
+
+// Going down to axes as an attribute: noop_with_empty_axes has no equivalent there, unless
+// axes are given (then it changes nothing).
+void drop_noop_with_empty_axes(AdapterContext& ctx) {
+  const auto noop = ctx.int_attribute("noop_with_empty_axes");
+  if (!noop) return;
+  if (*noop != 0 && !ctx.has_input(1))
+    ctx.refuse("noop_with_empty_axes=1 without axes reduces nothing, which " + ctx.to().id() +
+               " cannot say");
+  ctx.remove_attribute("noop_with_empty_axes");
+  ctx.describe("noop_with_empty_axes dropped");
+}
+
+}  // namespace
+
+void add_reduce_adapters(OpDef& op, int axes_input_version) {
+  op.at(11).downgrade(convert::nonnegative_axes("axes"));
+  op.at(axes_input_version)
+      .upgrade(convert::attribute_to_input("axes", 1))
+      .downgrade(
+          convert::all_of({drop_noop_with_empty_axes, convert::input_to_attribute("axes", 1)}));
 }
 
 }  // namespace onnxtool::ops::nn

@@ -17,6 +17,9 @@ namespace onnxtool::ops::nn {
 enum class ReduceKind { sum, mean, max, min, prod, l1, l2, log_sum, log_sum_exp, sum_square };
 
 void infer_reduce(InferContext& ctx);
+// The version adapters every Reduce* shares: negative axes (from 11), and axes as an input
+// (from `axes_input_version`: 13 for ReduceSum, 18 for the others).
+void add_reduce_adapters(OpDef& op, int axes_input_version);
 void reduce_kernel(KernelContext& ctx, ReduceKind kind);
 
 // ArgMax and ArgMin (int64 indices along `axis`, select_last_index from 12).

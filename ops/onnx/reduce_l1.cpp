@@ -62,6 +62,7 @@ void define_ReduceL1(OpDef& op) {
   // clang-format on
   op.at(18).function(kReduceL1Body, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_l1_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

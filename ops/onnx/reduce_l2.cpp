@@ -65,6 +65,7 @@ void define_ReduceL2(OpDef& op) {
   // clang-format on
   op.at(18).function(kReduceL2Body, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_l2_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

@@ -62,6 +62,7 @@ void define_ReduceLogSum(OpDef& op) {
   // clang-format on
   op.at(18).function(kReduceLogSumBody, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_log_sum_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

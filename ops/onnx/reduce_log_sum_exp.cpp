@@ -65,6 +65,7 @@ void define_ReduceLogSumExp(OpDef& op) {
   // clang-format on
   op.at(18).function(kReduceLogSumExpBody, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_log_sum_exp_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

@@ -48,6 +48,7 @@ void define_ReduceMean(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_reduce).kernel(reduce_mean_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

@@ -67,6 +67,7 @@ void define_ReduceMin(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_reduce).kernel(reduce_min_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

@@ -48,6 +48,7 @@ void define_ReduceProd(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_reduce).kernel(reduce_prod_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

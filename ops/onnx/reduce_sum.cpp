@@ -41,6 +41,7 @@ void define_ReduceSum(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(nn::infer_reduce).kernel(reduce_sum_kernel);
+  nn::add_reduce_adapters(op, 13);
 }
 
 }  // namespace onnxtool::ops

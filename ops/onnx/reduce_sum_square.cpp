@@ -62,6 +62,7 @@ void define_ReduceSumSquare(OpDef& op) {
   // clang-format on
   op.at(18).function(kReduceSumSquareBody, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_sum_square_kernel);
+  nn::add_reduce_adapters(op, 18);
 }
 
 }  // namespace onnxtool::ops

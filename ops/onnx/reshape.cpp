@@ -206,6 +206,11 @@ void define_Reshape(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_reshape).kernel(reshape_kernel);
+  // Version 5 takes the shape as an input (and drops consumed_inputs).
+  op.at(5)
+      .upgrade(convert::all_of(
+          {convert::drop_attribute("consumed_inputs"), convert::attribute_to_input("shape", 1)}))
+      .downgrade(convert::input_to_attribute("shape", 1));
 }
 
 }  // namespace onnxtool::ops

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/tensor_common.h"
 
@@ -542,6 +543,60 @@ void infer_resize(InferContext& ctx) {
   set_output_tensor(ctx, 0, elem, out);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+void resize_to_upsample(AdapterContext& ctx) {
+  ctx.set_op_type("Upsample");
+  ctx.describe("Resize -> Upsample (the same inputs and modes)");
+}
+
+// Resize-10 maps an output coordinate to x / scale and, in nearest mode, takes its floor:
+// version 11 says that with asymmetric coordinates and nearest_mode=floor; roi is unused.
+void resize_10_to_11(AdapterContext& ctx) {
+  const std::string scales = ctx.input(1);
+  const std::string roi =
+      ctx.add_constant(ctx.name_base() + "_roi", Tensor::from_vector<float>({0}, {}));
+  ctx.set_input(1, roi);
+  ctx.set_input(2, scales);
+  ctx.set_attribute("coordinate_transformation_mode", std::string("asymmetric"));
+  if (ctx.string_attribute("mode").value_or("nearest") == "nearest")
+    ctx.set_attribute("nearest_mode", std::string("floor"));
+  ctx.describe("asymmetric coordinates (and floor in nearest mode), as version 10 computed");
+}
+
+void resize_11_to_10(AdapterContext& ctx) {
+  const std::string mode = ctx.string_attribute("mode").value_or("nearest");
+  const std::string coords =
+      ctx.string_attribute("coordinate_transformation_mode").value_or("half_pixel");
+  if (mode != "nearest" && mode != "linear")
+    ctx.refuse("mode " + mode + " does not exist in " + ctx.to().id());
+  if (coords != "asymmetric")
+    ctx.refuse("coordinate_transformation_mode " + coords + " has no equivalent in " +
+               ctx.to().id() + ", which maps coordinates asymmetrically");
+  if (mode == "nearest" &&
+      ctx.string_attribute("nearest_mode").value_or("round_prefer_floor") != "floor")
+    ctx.refuse("nearest_mode other than floor has no equivalent in " + ctx.to().id());
+  if (ctx.has_input(3) || !ctx.has_input(2))
+    ctx.refuse("sizes have no equivalent in " + ctx.to().id() + ", which takes scales");
+  for (const char* a : {"coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a",
+                        "exclude_outside", "extrapolation_value"})
+    ctx.remove_attribute(a);
+  const std::string scales = ctx.input(2);
+  ctx.truncate_inputs(1);
+  ctx.set_input(1, scales);
+  ctx.describe("roi dropped; asymmetric coordinates are what " + ctx.to().id() + " computes");
+}
+
+// Down to 11: roi and scales are required inputs there, empty when unused.
+void resize_empty_roi_and_scales(AdapterContext& ctx) {
+  if (!ctx.has_input(1))
+    ctx.set_input(1,
+                  ctx.add_constant(ctx.name_base() + "_roi", Tensor::from_vector<float>({0}, {})));
+  if (!ctx.has_input(2))
+    ctx.set_input(
+        2, ctx.add_constant(ctx.name_base() + "_scales", Tensor::from_vector<float>({0}, {})));
+}
+
 }  // namespace
 
 void define_Resize(OpDef& op) {
@@ -636,6 +691,13 @@ void define_Resize(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_resize).kernel(resize_kernel);
+  // Resize-10 is Upsample-9 renamed (going below 10 it is Upsample again); 11 adds roi, sizes
+  // and the coordinate modes; 13 makes roi and scales optional; 19 adds half_pixel_symmetric.
+  op.at(10).downgrade(resize_to_upsample);
+  op.at(11).upgrade(resize_10_to_11).downgrade(resize_11_to_10);
+  op.at(13).upgrade(convert::unchanged("")).downgrade(resize_empty_roi_and_scales);
+  op.at(19).downgrade(
+      convert::refuse_values("coordinate_transformation_mode", {"half_pixel_symmetric"}));
 }
 
 }  // namespace onnxtool::ops

@@ -406,6 +406,13 @@ void define_Scan(OpDef& op) {
   op.at(8).kernel(scan8_kernel);
   op.from(9).kernel(scan_kernel);
   op.all().infer(infer_scan);
+  op.at(9)
+      .refuse_upgrade(
+          "Scan-8 scans a batch axis with per-batch sequence lengths, which Scan-9 "
+          "does not have")
+      .refuse_downgrade(
+          "Scan-8 requires a batch axis on every scanned input and state, which "
+          "Scan-9's have not");
 }
 
 }  // namespace onnxtool::ops

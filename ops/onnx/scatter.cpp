@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // Scatter: the ai.onnx operator.
+#include "core/convert/adapter.h"
 #include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
+
+namespace {
+
+void scatter_to_scatter_elements(AdapterContext& ctx) {
+  ctx.set_op_type("ScatterElements");
+  ctx.describe("Scatter -> ScatterElements (the same inputs)");
+}
+
+}  // namespace
 
 void define_Scatter(OpDef& op) {
   // clang-format off
@@ -23,6 +33,8 @@ void define_Scatter(OpDef& op) {
   // clang-format on
   // Scatter-9 is ScatterElements-11 under its old name (no reduction); Scatter-11 is deprecated.
   op.all().infer(infer_scatter_elements).kernel(scatter_elements_kernel);
+  // From 11 Scatter is ScatterElements, which says the same.
+  op.at(11).upgrade(scatter_to_scatter_elements);
 }
 
 }  // namespace onnxtool::ops

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ScatterElements: the ai.onnx operator.
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/tensor_common.h"
 
@@ -64,6 +65,15 @@ void scatter_elements_kernel(KernelContext& ctx) {
   ctx.set_output(0, Value(std::move(y)));
 }
 
+namespace {
+
+void scatter_elements_to_scatter(AdapterContext& ctx) {
+  ctx.set_op_type("Scatter");
+  ctx.describe("ScatterElements -> Scatter (the same inputs)");
+}
+
+}  // namespace
+
 void define_ScatterElements(OpDef& op) {
   // clang-format off
   // BEGIN SIGNATURES: generated from the ONNX Changelog by scripts/gen_signatures.py; do not edit
@@ -119,6 +129,9 @@ void define_ScatterElements(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_scatter_elements).kernel(scatter_elements_kernel);
+  // Below 11 ScatterElements is Scatter, which did not count a negative axis from the end.
+  op.at(11).downgrade(
+      convert::all_of({convert::nonnegative_axes("axis"), scatter_elements_to_scatter}));
 }
 
 }  // namespace onnxtool::ops

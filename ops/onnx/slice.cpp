@@ -3,6 +3,7 @@
 #include <climits>
 #include <numeric>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/tensor_common.h"
 
@@ -173,6 +174,20 @@ void slice_kernel(KernelContext& ctx) {
   strided_copy(x, from, y, Layout{0, contiguous_strides(out)}, out, &ctx);
 }
 
+// Going down to Slice-1: steps have no equivalent there unless every one is 1.
+void slice_steps_all_one(AdapterContext& ctx) {
+  if (!ctx.has_input(4)) {
+    if (ctx.num_inputs() > 4) ctx.truncate_inputs(4);
+    return;
+  }
+  const auto steps = ctx.constant_input(4);
+  bool ones = steps.has_value() && steps->dtype() == DataType::int64;
+  for (int64_t i = 0; ones && i < steps->numel(); ++i) ones = steps->data<int64_t>()[i] == 1;
+  if (!ones) ctx.refuse("steps other than 1 have no equivalent in " + ctx.to().id());
+  ctx.truncate_inputs(4);
+  ctx.describe("steps (all 1) dropped");
+}
+
 }  // namespace
 
 void define_Slice(OpDef& op) {
@@ -228,6 +243,16 @@ void define_Slice(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_slice).kernel(slice_kernel);
+  // Version 10 takes starts, ends and axes as inputs and adds steps; 11 counts negative axes
+  // from the end.
+  op.at(10)
+      .upgrade(convert::all_of({convert::attribute_to_input("starts", 1),
+                                convert::attribute_to_input("ends", 2),
+                                convert::attribute_to_input("axes", 3)}))
+      .downgrade(convert::all_of({slice_steps_all_one, convert::input_to_attribute("axes", 3),
+                                  convert::input_to_attribute("ends", 2),
+                                  convert::input_to_attribute("starts", 1)}));
+  op.at(11).downgrade(convert::nonnegative_axes("", 0, false, 3));
 }
 
 }  // namespace onnxtool::ops

@@ -54,6 +54,7 @@ void define_Softmax(OpDef& op) {
   // clang-format on
   op.at(13).function(kSoftmaxBody, 18);
   op.all().infer(nn::infer_softmax).kernel(softmax_kernel);
+  nn::add_softmax_adapters(op);
 }
 
 }  // namespace onnxtool::ops

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "onnx.pb.h"
 #include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops::nn {
@@ -104,6 +106,111 @@ void softmax_kernel(KernelContext& ctx, SoftmaxKind kind) {
         softmax_block<T>(kind, src + o * block, dst + o * block, s.axis, s.inner, scratch);
     });
   });
+}
+
+// ---- version adapters -----------------------------------------------------------------
+
+namespace {
+
+onnx::NodeProto make_node(const std::string& op, std::vector<std::string> inputs,
+                          std::vector<std::string> outputs) {
+  onnx::NodeProto n;
+  n.set_op_type(op);
+  for (auto& i : inputs) n.add_input(std::move(i));
+  for (auto& o : outputs) n.add_output(std::move(o));
+  return n;
+}
+
+void set_int(onnx::NodeProto& n, const std::string& name, int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+
+void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+int64_t input_rank(const AdapterContext& ctx) {
+  const Type* t = ctx.input_type(0);
+  return t ? t->rank() : -1;
+}
+
+// Up to 13: rows of the 2-D coercion at `axis` (default 1). When that is the last axis the new
+// version says the same with axis=-1; otherwise the input is flattened to those rows, the
+// operation runs along axis 1, and the result takes the input's shape back.
+void coerced_rows_to_axis(AdapterContext& ctx) {
+  const int64_t axis = ctx.int_attribute("axis").value_or(1);
+  const int64_t rank = input_rank(ctx);
+  if (axis == -1 || (rank >= 0 && axis == rank - 1)) {
+    ctx.set_attribute("axis", int64_t{-1});
+    ctx.describe("axis " + std::to_string(axis) + " is the last: axis=-1");
+    return;
+  }
+  if (rank < 0)
+    ctx.refuse("axis=" + std::to_string(axis) + " coerces the input to 2-D rows, and its rank " +
+               "is not known");
+  const std::string x = ctx.input(0);
+  const std::string rows = ctx.fresh_name(x + "_rows");
+  auto flatten = make_node("Flatten", {x}, {rows});
+  set_int(flatten, "axis", axis);
+  ctx.insert_before(std::move(flatten));
+  const std::string shape = ctx.fresh_name(x + "_shape");
+  ctx.insert_before(make_node("Shape", {x}, {shape}));
+  // The node itself runs on the rows and writes a fresh value; a Reshape gives back the output.
+  const std::string out = ctx.output(0);
+  const std::string row_out = ctx.fresh_name(out + "_rows");
+  ctx.set_input(0, rows);
+  ctx.set_attribute("axis", int64_t{1});
+  ctx.rename_output(0, row_out);
+  ctx.insert_after(make_node("Reshape", {row_out, shape}, {out}));
+  ctx.describe("rows of the 2-D coercion at axis " + std::to_string(axis) +
+               ": Flatten, then along axis 1, then Reshape back");
+}
+
+// Down to 12: along one axis. The last axis is rows of a coercion at rank-1; another axis is
+// moved last with a Transpose, and moved back after.
+void axis_to_coerced_rows(AdapterContext& ctx) {
+  const int64_t axis = ctx.int_attribute("axis").value_or(-1);
+  const int64_t rank = input_rank(ctx);
+  if (axis == -1 || (rank >= 0 && axis == rank - 1)) {
+    ctx.set_attribute("axis", rank >= 0 ? rank - 1 : int64_t{-1});
+    ctx.describe("along the last axis: rows of the coercion at axis " +
+                 std::to_string(rank >= 0 ? rank - 1 : -1));
+    return;
+  }
+  if (rank < 0)
+    ctx.refuse("axis=" + std::to_string(axis) + " is not the last, and the input's rank is not " +
+               "known");
+  const int64_t a = axis < 0 ? axis + rank : axis;
+  std::vector<int64_t> perm;
+  for (int64_t k = 0; k < rank; ++k) perm.push_back(k);
+  std::swap(perm[static_cast<std::size_t>(a)], perm.back());
+  const std::string x = ctx.input(0);
+  const std::string moved = ctx.fresh_name(x + "_axis_last");
+  auto in_t = make_node("Transpose", {x}, {moved});
+  set_ints(in_t, "perm", perm);
+  ctx.insert_before(std::move(in_t));
+  const std::string out = ctx.output(0);
+  const std::string moved_out = ctx.fresh_name(out + "_axis_last");
+  ctx.set_input(0, moved);
+  ctx.set_attribute("axis", rank - 1);
+  ctx.rename_output(0, moved_out);
+  auto out_t = make_node("Transpose", {moved_out}, {out});
+  set_ints(out_t, "perm", perm);  // a swap is its own inverse
+  ctx.insert_after(std::move(out_t));
+  ctx.describe("axis " + std::to_string(axis) + ": moved last with Transpose, and back");
+}
+
+}  // namespace
+
+void add_softmax_adapters(OpDef& op) {
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
+  op.at(13).upgrade(coerced_rows_to_axis).downgrade(axis_to_coerced_rows);
 }
 
 }  // namespace onnxtool::ops::nn

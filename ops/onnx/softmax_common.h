@@ -12,5 +12,8 @@ enum class SoftmaxKind { softmax, log_softmax, hardmax };
 
 void infer_softmax(InferContext& ctx);
 void softmax_kernel(KernelContext& ctx, SoftmaxKind kind);
+// The version adapters the three share: negative axes (from 11) and the change from rows of a
+// 2-D coercion to one axis (13).
+void add_softmax_adapters(OpDef& op);
 
 }  // namespace onnxtool::ops::nn

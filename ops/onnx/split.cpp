@@ -232,6 +232,13 @@ void define_Split(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_split).kernel(split_kernel);
+  // Split-1 could also take the sizes as a second input; 11 counts a negative axis from the
+  // end; 13 takes the sizes as an input again.
+  op.at(2).upgrade(convert::input_to_attribute("split", 1)).downgrade(convert::unchanged(""));
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
+  op.at(13)
+      .upgrade(convert::attribute_to_input("split", 1))
+      .downgrade(convert::input_to_attribute("split", 1));
 }
 
 }  // namespace onnxtool::ops

@@ -149,6 +149,11 @@ void define_Squeeze(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_squeeze).kernel(squeeze_kernel);
+  // Version 11 counts negative axes from the end; 13 takes the axes as an input.
+  op.at(11).downgrade(convert::nonnegative_axes("axes"));
+  op.at(13)
+      .upgrade(convert::attribute_to_input("axes", 1))
+      .downgrade(convert::input_to_attribute("axes", 1));
 }
 
 }  // namespace onnxtool::ops

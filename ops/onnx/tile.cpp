@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tile: the ai.onnx operator.
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/types/element.h"
+#include "core/types/float_formats.h"
 #include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
@@ -87,6 +90,78 @@ void tile_kernel(KernelContext& ctx) {
   strided_copy(x, from, y, Layout{0, contiguous_strides(iter)}, iter, &ctx);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+// A whole number held in a one-element float tensor (Tile-1's tiles and axis).
+std::optional<int64_t> whole_number(const Tensor& t) {
+  if (t.numel() != 1) return std::nullopt;
+  double v = 0;
+  switch (t.dtype()) {
+    case DataType::float32:
+      v = t.data<float>()[0];
+      break;
+    case DataType::float64:
+      v = t.data<double>()[0];
+      break;
+    case DataType::int64:
+      return t.data<int64_t>()[0];
+    default:
+      return std::nullopt;
+  }
+  if (v != static_cast<double>(static_cast<int64_t>(v))) return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
+void tile_axis_to_repeats(AdapterContext& ctx) {
+  const auto tiles = ctx.constant_input(1), axis = ctx.constant_input(2);
+  const auto count = tiles ? whole_number(*tiles) : std::nullopt;
+  const auto at = axis ? whole_number(*axis) : std::nullopt;
+  const Type* t = ctx.input_type(0);
+  if (!count || !at)
+    ctx.refuse("tiles and axis are computed when the model runs, and " + ctx.to().id() +
+               " needs one constant count per dim");
+  if (!t || t->rank() < 0) ctx.refuse("the input's rank is not known");
+  const int64_t n = count.value_or(1), a = at.value_or(0);
+  if (a < 0 || a >= t->rank()) ctx.refuse("axis " + std::to_string(a) + " is out of range");
+  std::vector<int64_t> repeats(static_cast<std::size_t>(t->rank()), 1);
+  repeats[static_cast<std::size_t>(a)] = n;
+  ctx.truncate_inputs(1);
+  ctx.set_input(1, ctx.add_constant(ctx.name_base() + "_repeats",
+                                    Tensor::from_vector<int64_t>({t->rank()}, repeats)));
+  ctx.describe("tiles along axis " + std::to_string(a) + " -> repeats");
+}
+
+Tensor scalar_like(DataType type, int64_t v) {
+  if (type == DataType::float64) return Tensor::scalar<double>(static_cast<double>(v));
+  if (type == DataType::float16) return Tensor::scalar<Float16>(to_float16(static_cast<float>(v)));
+  return Tensor::scalar<float>(static_cast<float>(v));
+}
+
+void tile_repeats_to_axis(AdapterContext& ctx) {
+  const auto repeats = ctx.constant_input(1);
+  if (!repeats || repeats->dtype() != DataType::int64)
+    ctx.refuse("repeats (input 1) is computed when the model runs, and " + ctx.to().id() +
+               " needs a constant count and axis");
+  int64_t axis = 0, count = 1, tiled = 0;
+  for (int64_t i = 0; i < repeats->numel(); ++i)
+    if (repeats->data<int64_t>()[i] != 1) {
+      axis = i;
+      count = repeats->data<int64_t>()[i];
+      ++tiled;
+    }
+  if (tiled > 1)
+    ctx.refuse(ctx.to().id() + " repeats along one axis, and this node along " +
+               std::to_string(tiled));
+  const Type* t = ctx.input_type(0);
+  if (!t || t->kind != Type::Kind::tensor || t->elem <= 0)
+    ctx.refuse("the input's element type is not known, and " + ctx.to().id() +
+               " takes count and axis in it");
+  const auto type = static_cast<DataType>(t->elem);
+  ctx.set_input(1, ctx.add_constant(ctx.name_base() + "_tiles", scalar_like(type, count)));
+  ctx.set_input(2, ctx.add_constant(ctx.name_base() + "_axis", scalar_like(type, axis)));
+  ctx.describe("repeats -> tiles " + std::to_string(count) + " along axis " + std::to_string(axis));
+}
+
 }  // namespace
 
 void define_Tile(OpDef& op) {
@@ -121,6 +196,9 @@ void define_Tile(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_tile).kernel(tile_kernel);
+  // Tile-1 repeats along one axis (count and axis as tensors of the data's own type); from 6
+  // there is one count per dim.
+  op.at(6).upgrade(tile_axis_to_repeats).downgrade(tile_repeats_to_axis);
 }
 
 }  // namespace onnxtool::ops

@@ -163,6 +163,11 @@ void define_TopK(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_top_k).kernel(top_k_kernel);
+  // Version 10 takes k as an input; 11 counts a negative axis from the end.
+  op.at(10)
+      .upgrade(convert::int_attribute_to_input("k", 1))
+      .downgrade(convert::input_to_attribute("k", 1, /*scalar=*/true));
+  op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }
 
 }  // namespace onnxtool::ops

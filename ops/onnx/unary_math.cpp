@@ -87,6 +87,7 @@ void define_Abs(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, ew::unary_kernel<ew::NumericTypes>(abs_fn));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Neg(OpDef& op) {
@@ -110,6 +111,7 @@ void define_Neg(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, ew::unary_kernel<ew::SignedNumericTypes>(neg_fn));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Reciprocal(OpDef& op) {
@@ -131,6 +133,7 @@ void define_Reciprocal(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return decltype(x){1} / x; }));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Sqrt(OpDef& op) {
@@ -152,6 +155,7 @@ void define_Sqrt(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return std::sqrt(x); }));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Exp(OpDef& op) {
@@ -173,6 +177,7 @@ void define_Exp(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return std::exp(x); }, kCostlyGrain));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Log(OpDef& op) {
@@ -194,6 +199,7 @@ void define_Log(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return std::log(x); }, kCostlyGrain));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Floor(OpDef& op) {
@@ -215,6 +221,7 @@ void define_Floor(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return std::floor(x); }));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Ceil(OpDef& op) {
@@ -236,6 +243,7 @@ void define_Ceil(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return std::ceil(x); }));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 // Halves go to the even neighbour: nearbyint in the default rounding mode.
@@ -440,6 +448,7 @@ void define_Tanh(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, float_fn([](auto x) { return std::tanh(x); }, kCostlyGrain));
+  convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
 void define_Asinh(OpDef& op) {

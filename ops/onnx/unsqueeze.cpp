@@ -130,6 +130,11 @@ void define_Unsqueeze(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_unsqueeze).kernel(unsqueeze_kernel);
+  // Version 11 counts negative axes from the end of the output; 13 takes them as an input.
+  op.at(11).downgrade(convert::nonnegative_axes("axes", 0, /*per_axis=*/true));
+  op.at(13)
+      .upgrade(convert::attribute_to_input("axes", 1))
+      .downgrade(convert::input_to_attribute("axes", 1));
 }
 
 }  // namespace onnxtool::ops

@@ -2,6 +2,7 @@
 // Upsample: the ai.onnx operator.
 #include <cmath>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/tensor_common.h"
 
@@ -98,6 +99,54 @@ void upsample_kernel(KernelContext& ctx) {
   resize_into(ctx, x, s);
 }
 
+// ---- version adapters --------------------------------------------------------------------
+
+void upsample_scales_to_input(AdapterContext& ctx) {
+  const auto scales = ctx.floats_attribute("scales");
+  if (!scales) return;
+  const std::string name =
+      ctx.add_constant(ctx.name_base() + "_scales",
+                       Tensor::from_vector<float>({static_cast<int64_t>(scales->size())}, *scales));
+  ctx.remove_attribute("scales");
+  ctx.set_input(1, name);
+  ctx.describe("scales: attribute -> input");
+}
+
+void upsample_scales_to_attribute(AdapterContext& ctx) {
+  const auto t = ctx.constant_input(1);
+  if (!t || t->dtype() != DataType::float32)
+    ctx.refuse("scales (input 1) is computed when the model runs, and " + ctx.to().id() +
+               " takes it as an attribute");
+  ctx.set_attribute("scales", std::vector<float>(t->data<float>(), t->data<float>() + t->numel()));
+  ctx.truncate_inputs(1);
+  ctx.describe("scales: input -> attribute");
+}
+
+void upsample_hw_to_scales(AdapterContext& ctx) {
+  const float h = ctx.float_attribute("height_scale").value_or(1.0f);
+  const float w = ctx.float_attribute("width_scale").value_or(1.0f);
+  ctx.remove_attribute("height_scale");
+  ctx.remove_attribute("width_scale");
+  ctx.set_attribute("scales", std::vector<float>{1.0f, 1.0f, h, w});
+  ctx.describe("height_scale, width_scale -> scales [1,1,h,w]");
+}
+
+void upsample_scales_to_hw(AdapterContext& ctx) {
+  const auto scales = ctx.floats_attribute("scales");
+  if (!scales || scales->size() != 4 || (*scales)[0] != 1.0f || (*scales)[1] != 1.0f)
+    ctx.refuse(ctx.to().id() + " scales only the last two dims of a 4-D input");
+  ctx.remove_attribute("scales");
+  ctx.set_attribute("height_scale", (*scales)[2]);
+  ctx.set_attribute("width_scale", (*scales)[3]);
+  ctx.describe("scales -> height_scale, width_scale");
+}
+
+// Resize-10 is Upsample-9 under its new name.
+void upsample_to_resize(AdapterContext& ctx) {
+  ctx.set_op_type("Resize");
+  ctx.describe("Upsample -> Resize (the same inputs and modes)");
+}
+
 }  // namespace
 
 void define_Upsample(OpDef& op) {
@@ -134,6 +183,12 @@ void define_Upsample(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_upsample).kernel(upsample_kernel);
+  // Upsample-7 takes the scales as an attribute, 9 as an input; from 10 it is Resize, which
+  // says the same with the same inputs.
+  op.at(9).upgrade(upsample_scales_to_input).downgrade(upsample_scales_to_attribute);
+  op.at(10).upgrade(upsample_to_resize);
+  // Upsample-1 scales the last two dims of an NCHW input; from 7 every dim has a scale.
+  op.at(7).upgrade(upsample_hw_to_scales).downgrade(upsample_scales_to_hw);
 }
 
 }  // namespace onnxtool::ops
