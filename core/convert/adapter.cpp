@@ -50,6 +50,16 @@ std::optional<Tensor> attribute_value(const ir::Node& producer) {
   return std::nullopt;
 }
 
+// The default domain's operator whose output is the value its attribute holds (asked by trait:
+// core/ names no operator).
+std::string attribute_value_operator(const Registry& registry) {
+  for (const OpDef* def : registry.all())
+    if (def->domain().empty() && !def->versions().empty() &&
+        def->versions().back().has(Trait::attribute_value))
+      return def->name();
+  return "";
+}
+
 bool declares_attribute_value(const Registry& registry, const ir::Node& node) {
   const OpDef* def = registry.find(node.domain(), node.op_type());
   if (!def) return false;
@@ -73,8 +83,14 @@ AdapterContext::AdapterContext(const Environment& env, ir::Graph& graph, ir::Nod
 // ---- attributes --------------------------------------------------------------------------
 
 const onnx::AttributeProto* AdapterContext::attribute(std::string_view name) const {
-  for (const auto& a : node_->proto().attribute())
-    if (a.name() == name) return &a;
+  for (const auto& a : node_->proto().attribute()) {
+    if (a.name() != name) continue;
+    // In a function body the value may be the caller's, unknown here.
+    if (!a.ref_attr_name().empty())
+      refuse("attribute " + a.name() + " refers to the function's attribute " + a.ref_attr_name() +
+             ", whose value each call gives");
+    return &a;
+  }
   return nullptr;
 }
 
@@ -196,6 +212,18 @@ std::string AdapterContext::name_base() const {
   return node_->name().empty() ? node_->op_type() : node_->name();
 }
 
+bool AdapterContext::output_used(std::size_t i) const {
+  return has_output(i) && graph_->is_used(node_->outputs()[i]);
+}
+
+void AdapterContext::drop_output(std::size_t i) {
+  if (!has_output(i) || output_used(i)) return;
+  if (i + 1 == node_->outputs().size())
+    (void)graph_->pop_node_output(*node_);
+  else
+    (void)graph_->set_node_output(*node_, static_cast<int>(i), "");
+}
+
 void AdapterContext::set_output(std::size_t i, const std::string& name) {
   while (node_->outputs().size() <= i) graph_->append_node_output(*node_, "");
   (void)graph_->set_node_output(*node_, static_cast<int>(i), name);
@@ -243,9 +271,19 @@ const Type* AdapterContext::output_type(std::size_t i) const {
 std::string AdapterContext::add_constant(const std::string& base, const Tensor& value) {
   ir::Graph& main = *env_.model->graph();
   const std::string name = fresh_name(base);
+  if (env_.constants_as_nodes) {
+    const std::string op = attribute_value_operator(*env_.registry);
+    if (op.empty()) refuse("the registry has no operator whose output is its attribute's value");
+    onnx::NodeProto constant;
+    constant.set_op_type(op);
+    constant.add_output(name);
+    ir::Node* added = insert_before(std::move(constant));
+    if (added) (void)added->set_attribute_tensor("value", value);
+    return name;
+  }
   (void)main.add_initializer(name, value);
   // Up to IR 3 an initializer is also a graph input.
-  if (env_.model->header().ir_version() <= 3) {
+  if (env_.initializers_as_inputs) {
     onnx::ValueInfoProto input;
     input.set_name(name);
     auto* t = input.mutable_type()->mutable_tensor_type();

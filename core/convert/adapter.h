@@ -56,6 +56,10 @@ class AdapterContext {
     // The type a value had in the model before conversion (shape inference), or nullptr.
     std::function<const Type*(const std::string&)> type_of;
     bool allow_approximate = false;
+    // New constants become Constant nodes rather than initializers (a function body has none).
+    bool constants_as_nodes = false;
+    // New initializers are also graph inputs (a model that stays at IR 3 needs that).
+    bool initializers_as_inputs = false;
   };
 
   AdapterContext(const Environment& env, ir::Graph& graph, ir::Node& node, const OpVersion& from,
@@ -101,6 +105,10 @@ class AdapterContext {
   std::size_t num_outputs() const;
   bool has_output(std::size_t i) const;
   const std::string& output(std::size_t i) const;
+  // Whether anything reads output i (a node, a subgraph, a graph output).
+  bool output_used(std::size_t i) const;
+  // Leaves output i unnamed (an optional output nothing reads).
+  void drop_output(std::size_t i);
   // The node's name, else its op type: a base for the names of values it adds.
   std::string name_base() const;
   void truncate_outputs(std::size_t n);

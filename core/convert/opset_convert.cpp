@@ -15,6 +15,7 @@
 #include "core/model/model.h"
 #include "core/registry/binding.h"
 #include "core/registry/registry.h"
+#include "core/types/dtype.h"
 #include "core/version.h"
 #include "onnx.pb.h"
 
@@ -123,6 +124,34 @@ void rename_values(onnx::NodeProto& node, const std::function<std::string(const 
   }
 }
 
+// Whether the model is at IR 3 and its target opsets keep it there (every initializer is then
+// also a graph input, so new ones must be too).
+bool stays_at_ir3(const ir::ModelGraph& model, const Options& options) {
+  if (model.header().ir_version() > 3) return false;
+  OpsetMap opsets = model_opsets(model.header());
+  for (const auto& [domain, version] : options.targets) opsets[domain] = version;
+  for (const auto& [domain, version] : opsets)
+    if (find_opset_domain(domain) && min_ir_for_opset(domain, version) > 3) return false;
+  return true;
+}
+
+// Whether a graph's subgraphs (at any depth) read a value of this name.
+bool read_in_subgraphs(const onnx::GraphProto& g, const std::string& name, bool nested = false) {
+  for (const auto& node : g.node()) {
+    if (nested && std::find(node.input().begin(), node.input().end(), name) != node.input().end())
+      return true;
+    for (const auto& a : node.attribute()) {
+      if (a.has_g() && read_in_subgraphs(a.g(), name, true)) return true;
+      for (const auto& sub : a.graphs())
+        if (read_in_subgraphs(sub, name, true)) return true;
+    }
+  }
+  if (nested)
+    for (const auto& o : g.output())
+      if (o.name() == name) return true;
+  return false;
+}
+
 class Converter {
  public:
   Converter(ir::ModelGraph& model, const Registry& registry, const Options& options)
@@ -134,6 +163,8 @@ class Converter {
       return options_.type_of ? options_.type_of(name) : nullptr;
     };
     env_.allow_approximate = options.allow_approximate;
+    env_.constants_as_nodes = options.constants_as_nodes;
+    env_.initializers_as_inputs = stays_at_ir3(model, options);
   }
 
   Report run();
@@ -141,6 +172,7 @@ class Converter {
  private:
   void record_nodes();
   void convert_domain(const std::string& domain, int64_t from, int64_t to);
+  void convert_functions();
   void step(ir::Graph& g, ir::Node& n, const std::string& domain, int64_t cur, int64_t next);
   void step_up(ir::Graph& g, ir::Node& n, const OpDef& def, int64_t cur, int64_t next);
   void step_down(ir::Graph& g, ir::Node& n, const OpDef& def, int64_t cur, int64_t next);
@@ -264,8 +296,17 @@ void Converter::check_types(AdapterContext& ctx, const OpVersion& target, bool u
   };
   for (std::size_t i = 0; i < ctx.num_inputs(); ++i)
     if (ctx.has_input(i)) check(false, i, ctx.input_type(i));
-  for (std::size_t i = 0; i < ctx.num_outputs(); ++i)
-    if (ctx.has_output(i)) check(true, i, ctx.output_type(i));
+  for (std::size_t i = 0; i < ctx.num_outputs(); ++i) {
+    if (!ctx.has_output(i)) continue;
+    // An optional output nothing reads can go rather than stop the node (Dropout's mask).
+    const FormalParam* f = formal_output(target, i);
+    if (f && f->option == ParamOption::optional && i > 0 && !ctx.output_used(i)) {
+      ctx.drop_output(i);
+      ctx.describe("output " + std::to_string(i) + " (unused) dropped");
+      continue;
+    }
+    check(true, i, ctx.output_type(i));
+  }
 }
 
 // A step between versions whose signatures say how a node of one reads as the other.
@@ -495,10 +536,29 @@ void Converter::expand(ir::Graph& g, ir::Node& n, const OpVersion& op, int64_t c
   // Names: the body's inputs and outputs are the node's; the rest fresh.
   const onnx::ModelProto converted = sub.to_proto();
   std::unordered_map<std::string, std::string> rename;
-  for (int i = 0; i < body->input_size(); ++i)
-    rename[body->input(i)] = static_cast<std::size_t>(i) < n.inputs().size()
-                                 ? n.inputs()[static_cast<std::size_t>(i)]
-                                 : "";
+  for (int i = 0; i < body->input_size(); ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    std::string bound = k < n.inputs().size() ? n.inputs()[k] : "";
+    // An omitted optional input the body reads inside a subgraph (a branch taken only when it
+    // is there) still needs a value there to be well-formed: an empty tensor of its type.
+    if (bound.empty() && read_in_subgraphs(converted.graph(), body->input(i))) {
+      const FormalParam* f = formal_input(op, k);
+      const TypeSet* allowed = f ? allowed_types(op, *f) : nullptr;
+      const uint64_t bits = allowed ? allowed->tensor_elements() : 0;
+      int t = 1;
+      while (t <= kMaxDataType && !(bits & (uint64_t{1} << t))) ++t;
+      if (t > kMaxDataType) {
+        refuse(n, "convert.no-equivalent",
+               "no equivalent at opset " + std::to_string(next) + ": " + why_not +
+                   ", and its body needs a value for the omitted input " + body->input(i));
+        return;
+      }
+      AdapterContext ctx(env_, g, n, op, op, cur, next);
+      bound = ctx.add_constant(n.name().empty() ? op.name + "_absent" : n.name() + "_absent",
+                               Tensor(static_cast<DataType>(t), {0}));
+    }
+    rename[body->input(i)] = bound;
+  }
   for (int i = 0; i < body->output_size(); ++i)
     rename[body->output(i)] = static_cast<std::size_t>(i) < n.outputs().size()
                                   ? n.outputs()[static_cast<std::size_t>(i)]
@@ -578,6 +638,48 @@ void Converter::convert_domain(const std::string& domain, int64_t from, int64_t 
   set_opset(domain, to);
 }
 
+// Model-local functions import opsets of their own: each body that imports a converted domain
+// is converted as a graph of its own (its values untyped: a step that needs a type refuses) and
+// its imports follow.
+void Converter::convert_functions() {
+  auto* functions = model_.mutable_header().mutable_functions();
+  for (int f = 0; f < functions->size(); ++f) {
+    onnx::FunctionProto& fn = *functions->Mutable(f);
+    const OpsetMap own = opsets_from(fn.opset_import());
+    std::map<std::string, int64_t> targets;
+    for (const auto& [domain, version] : options_.targets)
+      if (own.count(domain) && own.at(domain) != version) targets[domain] = version;
+    if (targets.empty()) continue;
+    onnx::ModelProto mini;
+    mini.set_ir_version(model_.header().ir_version());
+    *mini.mutable_opset_import() = fn.opset_import();
+    onnx::GraphProto& g = *mini.mutable_graph();
+    g.set_name(fn.name());
+    for (const auto& in : fn.input()) g.add_input()->set_name(in);
+    for (const auto& out : fn.output()) g.add_output()->set_name(out);
+    *g.mutable_node() = fn.node();
+    ir::ModelGraph body = ir::ModelGraph::from_proto(std::move(mini));
+    Options sub = options_;
+    sub.targets = targets;
+    sub.type_of = nullptr;
+    sub.constants_as_nodes = true;
+    const Report r = convert_opsets(body, registry_, sub);
+    const std::string where = "function " + quoted_name(fn.name()) + ": ";
+    for (NodeOutcome o : r.nodes) {
+      o.location = where + o.location;
+      report_.nodes.push_back(std::move(o));
+    }
+    for (Diagnostic d : r.diagnostics) {
+      d.location = where + d.location;
+      report_.diagnostics.push_back(std::move(d));
+    }
+    if (!r.ok()) continue;
+    const onnx::ModelProto converted = body.to_proto();
+    *fn.mutable_node() = converted.graph().node();
+    *fn.mutable_opset_import() = converted.opset_import();
+  }
+}
+
 Report Converter::run() {
   for (const auto& [domain, version] : options_.targets) {
     const OpsetDomainRange* range = find_opset_domain(domain);
@@ -600,6 +702,7 @@ Report Converter::run() {
     }
     convert_domain(domain, from, version);
   }
+  convert_functions();
   // What each kept or adapted node became.
   if (model_.graph()) {
     const OpsetMap opsets = model_opsets(model_.header());

@@ -45,6 +45,8 @@ struct Options {
   BodyParser parse_body;  // for expanding operators into their function bodies
   // The type a value had before conversion (shape inference), or nullptr.
   std::function<const Type*(const std::string&)> type_of;
+  // New constants as Constant nodes (a function body holds no initializers).
+  bool constants_as_nodes = false;
 };
 
 struct NodeOutcome {

@@ -9,7 +9,9 @@
 #include <string>
 #include <type_traits>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
 
 namespace onnxtool::ops {
@@ -392,6 +394,60 @@ PRelu (X, slope) => (Y) {
   Y = Where (negative, scaled, X)
 }
 )onnx";
+// ---- PRelu's version adapters ---------------------------------------------------------------
+
+void prelu_slope_per_channel(AdapterContext& ctx) {
+  const auto x = ew::known_dims(ctx, 0), slope = ew::known_dims(ctx, 1);
+  if (!x || !slope)
+    ctx.refuse(
+        "the shapes of X and slope are not known, and PRelu-7 broadcasts slope the numpy "
+        "way where earlier versions applied it per channel");
+  const int64_t rank = static_cast<int64_t>(x->size());
+  const bool per_channel =
+      slope->size() == 1 && rank > 2 && x->size() > 1 && (*slope)[0] == (*x)[1] && (*slope)[0] != 1;
+  if (!per_channel) return;  // numpy broadcasting says the same
+  onnx::NodeProto unsqueeze;
+  unsqueeze.set_op_type("Unsqueeze");
+  unsqueeze.add_input(ctx.input(1));
+  const std::string out = ctx.fresh_name(ctx.input(1) + "_per_channel");
+  unsqueeze.add_output(out);
+  auto* axes = unsqueeze.add_attribute();
+  axes->set_name("axes");
+  axes->set_type(onnx::AttributeProto::INTS);
+  for (int64_t k = 1; k < rank - 1; ++k) axes->add_ints(k);
+  ctx.insert_before(std::move(unsqueeze));
+  ctx.set_input(1, out);
+  ctx.describe("slope per channel: unsqueezed to [C,1,...] for numpy broadcasting");
+}
+
+void prelu_slope_legacy(AdapterContext& ctx) {
+  const auto x = ew::known_dims(ctx, 0), slope = ew::known_dims(ctx, 1);
+  if (!x || !slope) ctx.refuse("the shapes of X and slope are not known");
+  int64_t numel = 1;
+  for (int64_t d : *slope) numel *= d;
+  if (numel == 1 || *slope == *x) return;
+  // [C,1,...,1] against [N,C,...]: the per-channel slope of the earlier versions, as [C].
+  const bool per_channel =
+      x->size() > 2 && slope->size() == x->size() - 1 && (*slope)[0] == (*x)[1] &&
+      std::all_of(slope->begin() + 1, slope->end(), [](int64_t d) { return d == 1; });
+  if (!per_channel)
+    ctx.refuse(
+        "a slope of shape other than X's, one element or one per channel has no sure "
+        "equivalent before version 7");
+  onnx::NodeProto squeeze;
+  squeeze.set_op_type("Squeeze");
+  squeeze.add_input(ctx.input(1));
+  const std::string out = ctx.fresh_name(ctx.input(1) + "_channels");
+  squeeze.add_output(out);
+  auto* axes = squeeze.add_attribute();
+  axes->set_name("axes");
+  axes->set_type(onnx::AttributeProto::INTS);
+  for (std::size_t k = 1; k < slope->size(); ++k) axes->add_ints(static_cast<int64_t>(k));
+  ctx.insert_before(std::move(squeeze));
+  ctx.set_input(1, out);
+  ctx.describe("slope [C,1,...] squeezed to [C] (per channel)");
+}
+
 }  // namespace
 
 void define_PRelu(OpDef& op) {
@@ -432,6 +488,9 @@ void define_PRelu(OpDef& op) {
   op.from(1, 6).infer(infer_prelu).kernel(prelu_kernel(true));
   op.from(7).infer(infer_prelu).kernel(prelu_kernel(false));
   convert::bridge_dropped_attribute(op, "consumed_inputs");
+  // Before 7 a slope of C values applied per channel (dim 1); from 7 it broadcasts the numpy way,
+  // so it gets trailing 1s.
+  op.at(7).upgrade(prelu_slope_per_channel).downgrade(prelu_slope_legacy);
 }
 
 namespace {

@@ -289,10 +289,14 @@ void numpy_to_legacy_broadcast(AdapterContext& ctx) {
   if (!a || !b)
     ctx.refuse("opset 6 broadcasts only B over A's last dims, and the input shapes are not known");
   if (*a == *b) return;
-  const bool suffix = b->size() <= a->size() && std::equal(b->rbegin(), b->rend(), a->rbegin());
-  const bool one_element =
-      std::all_of(b->begin(), b->end(), [](int64_t d) { return d == 1; }) && b->size() <= a->size();
-  if (!suffix && !one_element)
+  // B stretched over A's last dims (its dims equal to A's, or 1): the output keeps A's shape,
+  // which is what broadcast=1 computes.
+  bool suffix = b->size() <= a->size();
+  for (std::size_t k = 0; suffix && k < b->size(); ++k) {
+    const int64_t bd = (*b)[b->size() - 1 - k], ad = (*a)[a->size() - 1 - k];
+    suffix = bd == ad || bd == 1;
+  }
+  if (!suffix)
     ctx.refuse("numpy broadcasting of these shapes has no equivalent before opset 7, which " +
                std::string("broadcasts only B over A's last dims"));
   ctx.set_attribute("broadcast", int64_t{1});

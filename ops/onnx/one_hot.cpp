@@ -2,6 +2,7 @@
 // OneHot: the ai.onnx operator.
 #include <cmath>
 
+#include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "ops/onnx/tensor_common.h"
 
@@ -64,6 +65,20 @@ void one_hot_kernel(KernelContext& ctx) {
   }
 }
 
+// Version 11 counts negative indices from the end of the depth; earlier versions give them all
+// off values. Only indices known to be non-negative convert exactly.
+void onehot_no_negative_indices(AdapterContext& ctx) {
+  const auto t = ctx.constant_input(0);
+  if (t && t->dtype() == DataType::int64) {
+    for (int64_t i = 0; i < t->numel(); ++i)
+      if (t->data<int64_t>()[i] < 0)
+        ctx.refuse("negative indices have no equivalent in " + ctx.to().id());
+    return;
+  }
+  ctx.approximate("negative indices, known only when the model runs, count from the end in " +
+                  ctx.from().id() + " and give off values in " + ctx.to().id());
+}
+
 }  // namespace
 
 void define_OneHot(OpDef& op) {
@@ -105,7 +120,8 @@ void define_OneHot(OpDef& op) {
   // clang-format on
   op.all().infer(infer_one_hot).kernel(one_hot_kernel);
   // The axis counts within the output, one dim more than the indices.
-  op.at(11).downgrade(convert::nonnegative_axes("axis", 1));
+  op.at(11).downgrade(
+      convert::all_of({convert::nonnegative_axes("axis", 1), onehot_no_negative_indices}));
 }
 
 }  // namespace onnxtool::ops

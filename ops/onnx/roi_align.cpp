@@ -6,6 +6,7 @@
 // coordinate_transformation_mode is output_half_pixel; version 10 never does.
 #include <cmath>
 
+#include "core/convert/adapter.h"
 #include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops {
@@ -148,6 +149,21 @@ void roi_align_kernel(KernelContext& ctx) {
   misc::write_output<double>(ctx, 0, xt.dtype(), {rois, c, o.out_h, o.out_w}, y);
 }
 
+void roi_align_old_coordinates(AdapterContext& ctx) {
+  ctx.set_attribute("coordinate_transformation_mode", std::string("output_half_pixel"));
+  ctx.describe("coordinate_transformation_mode=output_half_pixel (what version 10 computed)");
+}
+
+void roi_align_needs_old_coordinates(AdapterContext& ctx) {
+  const std::string mode =
+      ctx.string_attribute("coordinate_transformation_mode").value_or("half_pixel");
+  if (mode != "output_half_pixel")
+    ctx.refuse("coordinate_transformation_mode " + mode + " has no equivalent in " + ctx.to().id());
+  ctx.remove_attribute("coordinate_transformation_mode");
+  ctx.describe("coordinate_transformation_mode=output_half_pixel is what " + ctx.to().id() +
+               " computes");
+}
+
 }  // namespace
 
 void define_RoiAlign(OpDef& op) {
@@ -194,6 +210,10 @@ void define_RoiAlign(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_roi_align).kernel(roi_align_kernel);
+  // Version 16 adds coordinate_transformation_mode, whose default (half_pixel) is not what
+  // version 10 computed (output_half_pixel): the old behaviour is made explicit going up, and
+  // only it converts down.
+  op.at(16).upgrade(roi_align_old_coordinates).downgrade(roi_align_needs_old_coordinates);
 }
 
 }  // namespace onnxtool::ops

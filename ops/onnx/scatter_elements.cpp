@@ -132,6 +132,7 @@ void define_ScatterElements(OpDef& op) {
   // Below 11 ScatterElements is Scatter, which did not count a negative axis from the end.
   op.at(11).downgrade(
       convert::all_of({convert::nonnegative_axes("axis"), scatter_elements_to_scatter}));
+  op.at(18).downgrade(convert::refuse_values("reduction", {"max", "min"}));
 }
 
 }  // namespace onnxtool::ops

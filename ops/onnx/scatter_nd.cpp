@@ -112,6 +112,7 @@ void define_ScatterND(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_scatter_nd).kernel(scatter_nd_kernel);
+  op.at(18).downgrade(convert::refuse_values("reduction", {"max", "min"}));
 }
 
 }  // namespace onnxtool::ops

@@ -2,8 +2,10 @@
 // Opset conversion over the backend node tests: each test that passes as stored is converted to
 // every ai.onnx opset from 7 to 28, and each result is
 //   (a) converted: it passes the checker and `onnxtool test` gives the test's expected outputs,
+//       and converted back to its own opset it does again (the round trip),
 //   (b) refused with convert.no-equivalent (the target cannot express it),
-//   (n) refused for want of an adapter (convert.no-adapter, or an approximation): onnxtool's gap,
+//   (n) refused as an approximation (--allow-approximate converts it) or for want of an
+//       adapter (convert.no-adapter: onnxtool's gap),
 //   (c) a failure: a crash, a model the checker rejects, or outputs that differ.
 // (c) must never happen. CI runs a fixed slice (every 12th test, every target); the whole sweep
 // runs with ONNXTOOL_CONVERT_SWEEP=full (scripts/convert-sweep.sh).
@@ -55,66 +57,107 @@ struct Attempt {
   std::string detail;
 };
 
+// Converts model to ai.onnx `target` as `onnxtool convert --opset` does (the IR version
+// restamped, the result checked); the converted proto when it passes.
+Attempt convert_only(const Model& model, int64_t target, const std::string& name,
+                     onnx::ModelProto* converted) {
+  Attempt a;
+  DiagSink sink;
+  const InferResult types = infer_model(model, {}, sink);
+  convert::Options o;
+  o.targets = {{"", target}};
+  o.parse_body = default_function_body_parser();
+  o.type_of = [&](const std::string& value) -> const Type* {
+    const ValueRecord* r = types.find(value);
+    return r ? &r->type : nullptr;
+  };
+  ir::ModelGraph g = ir::ModelGraph::from_proto(*model.proto);
+  const convert::Report r = convert::convert_opsets(g, Registry::standard(), o);
+  if (!r.ok()) {
+    bool gap = false;
+    for (const auto& n : r.nodes)
+      if (n.action == convert::NodeOutcome::Action::refused && n.rule != "convert.no-equivalent") {
+        gap = true;
+        a.detail = n.from + ": " + n.why;
+      }
+    if (!gap)
+      for (const auto& n : r.nodes)
+        if (n.action == convert::NodeOutcome::Action::refused) a.detail = n.from + ": " + n.why;
+    a.outcome = gap ? Outcome::no_adapter : Outcome::no_equivalent;
+    return a;
+  }
+  *converted = g.to_proto();
+  bool down = false;
+  for (const auto& d : r.domains) down = down || d.to < d.from;
+  auto errors = convert::restamp_ir(*converted, std::nullopt, down, name);
+  const auto checked = convert::check_errors(*converted, name);
+  errors.insert(errors.end(), checked.begin(), checked.end());
+  if (!errors.empty()) {
+    a.detail = "does not pass check: " + errors.front().location + ": " + errors.front().message +
+               " [" + errors.front().rule + "]";
+    return a;
+  }
+  a.outcome = Outcome::converted;
+  return a;
+}
+
+// Runs the test's data sets against `proto`, written to dir/model.onnx.
+Attempt test_converted(const BackendTestCase& test, const onnx::ModelProto& proto,
+                       const fs::path& dir) {
+  Attempt a;
+  fs::create_directories(dir);
+  write_file(dir / "model.onnx", proto.SerializeAsString());
+  BackendTestCase copy = test;
+  copy.model = dir / "model.onnx";
+  BackendTestOptions bo;
+  bo.threads = 1;
+  bo.isolate = true;
+  bo.timeout_seconds = 120;
+  const BackendTestResult t = run_backend_test(copy, bo);
+  if (t.passed)
+    a.outcome = Outcome::converted;
+  else
+    a.detail = "wrong result: " + t.reason;
+  return a;
+}
+
+Model as_model(const onnx::ModelProto& proto, const std::string& name) {
+  return model_from_proto(std::make_shared<onnx::ModelProto>(proto), name, ".");
+}
+
+int64_t default_opset(const Model& m) {
+  for (const auto& o : m.proto->opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+  return 0;
+}
+
+// Converted to `target`, tested, then converted back to the model's own opset and tested again
+// (the round trip must compute the same).
 Attempt convert_and_test(const BackendTestCase& test, const Model& model, int64_t target,
                          const fs::path& dir) {
-  Attempt a;
   try {
-    DiagSink sink;
-    const InferResult types = infer_model(model, {}, sink);
-    convert::Options o;
-    o.targets = {{"", target}};
-    o.parse_body = default_function_body_parser();
-    o.type_of = [&](const std::string& name) -> const Type* {
-      const ValueRecord* r = types.find(name);
-      return r ? &r->type : nullptr;
-    };
-    ir::ModelGraph g = ir::ModelGraph::from_proto(*model.proto);
-    const convert::Report r = convert::convert_opsets(g, Registry::standard(), o);
-    if (!r.ok()) {
-      bool gap = false;
-      for (const auto& n : r.nodes)
-        if (n.action == convert::NodeOutcome::Action::refused &&
-            n.rule != "convert.no-equivalent") {
-          gap = true;
-          a.detail = n.from + ": " + n.why;
-        }
-      if (!gap)
-        for (const auto& n : r.nodes)
-          if (n.action == convert::NodeOutcome::Action::refused) a.detail = n.from + ": " + n.why;
-      a.outcome = gap ? Outcome::no_adapter : Outcome::no_equivalent;
-      return a;
+    onnx::ModelProto converted;
+    Attempt a = convert_only(model, target, test.name, &converted);
+    if (a.outcome != Outcome::converted) return a;
+    a = test_converted(test, converted, dir / "there");
+    if (a.outcome != Outcome::converted) return a;
+    const int64_t home = default_opset(model);
+    if (home == target || home == 0) return a;  // 0: the model imports no ai.onnx
+    onnx::ModelProto back;
+    Attempt b = convert_only(as_model(converted, test.name), home, test.name, &back);
+    if (b.outcome != Outcome::converted) {
+      b.outcome = Outcome::failed;  // the way back must exist: the original is there
+      b.detail = "round trip back to " + std::to_string(home) + ": " + b.detail;
+      return b;
     }
-    onnx::ModelProto converted = g.to_proto();
-    bool down = false;
-    for (const auto& d : r.domains) down = down || d.to < d.from;
-    auto ir = convert::restamp_ir(converted, std::nullopt, down, test.name);
-    auto errors = convert::check_errors(converted, test.name);
-    errors.insert(errors.end(), ir.begin(), ir.end());
-    if (!errors.empty()) {
-      a.detail = "does not pass check: " + errors.front().location + ": " + errors.front().message +
-                 " [" + errors.front().rule + "]";
-      return a;
-    }
-    fs::create_directories(dir);
-    write_file(dir / "model.onnx", converted.SerializeAsString());
-    BackendTestCase copy = test;
-    copy.model = dir / "model.onnx";
-    BackendTestOptions bo;
-    bo.threads = 1;
-    bo.isolate = true;
-    bo.timeout_seconds = 60;
-    const BackendTestResult t = run_backend_test(copy, bo);
-    if (t.passed) {
-      a.outcome = Outcome::converted;
-    } else {
-      a.detail = "wrong result: " + t.reason;
-    }
+    b = test_converted(test, back, dir / "back");
+    if (b.outcome != Outcome::converted) b.detail = "round trip: " + b.detail;
+    return b;
   } catch (const Error& e) {
-    a.detail = std::string("error: ") + e.what();
+    return {Outcome::failed, std::string("error: ") + e.what()};
   } catch (const std::exception& e) {
-    a.detail = std::string("exception: ") + e.what();
+    return {Outcome::failed, std::string("exception: ") + e.what()};
   }
-  return a;
 }
 
 }  // namespace
@@ -150,7 +193,8 @@ TEST_CASE("every passing backend node test converts to every opset 7-28, or is r
   }
   std::ostringstream out;
   out << "opset conversion of " << used << " passing node tests (" << (full ? "all" : "every 12th")
-      << "): a converted and correct, b refused (no equivalent), n refused (no adapter yet), c "
+      << "): a converted and correct, b refused (no equivalent), n refused (approximate, or no "
+         "adapter yet), c "
          "failed\n";
   out << "  target      a      b      n      c\n";
   std::map<Outcome, int> total;
@@ -175,5 +219,48 @@ TEST_CASE("every passing backend node test converts to every opset 7-28, or is r
   for (std::size_t i = 0; i < by_count.size() && i < 15; ++i)
     std::cout << "  missing (" << by_count[i].first << "x): " << by_count[i].second << '\n';
   for (std::size_t i = 0; i < failures.size() && i < 40; ++i) MESSAGE(failures[i]);
+  CHECK(failures.empty());
+}
+
+TEST_CASE("light and pytorch models at the lowest and the highest opset they reach") {
+  const fs::path shared =
+      require_shared_dir("the opset conversion of the light and pytorch models");
+  TempDir tmp;
+  int models = 0, converted = 0;
+  std::vector<std::string> failures, lines;
+  for (const char* suite : {"light", "pytorch-converted", "pytorch-operator"}) {
+    for (const auto& test : find_backend_tests(shared / "onnx-backend-tests" / suite)) {
+      BackendTestOptions bo;
+      bo.isolate = true;
+      bo.threads = 1;
+      if (!run_backend_test(test, bo).passed) continue;  // not the converter's to fix
+      ++models;
+      DiagSink sink;
+      const Model model = load_model(test.model.string(), {}, sink);
+      const int64_t home = default_opset(model);
+      // The lowest: down one step at a time until a node is refused.
+      int64_t lowest = home;
+      for (int64_t t = home - 1; t >= 1; --t) {
+        onnx::ModelProto ignored;
+        if (convert_only(model, t, test.name, &ignored).outcome != Outcome::converted) break;
+        lowest = t;
+      }
+      for (int64_t target : {lowest, int64_t{28}}) {
+        const Attempt a =
+            convert_and_test(test, model, target, tmp / (test.name + "_" + std::to_string(target)));
+        if (a.outcome == Outcome::converted)
+          ++converted;
+        else
+          failures.push_back(std::string(suite) + "/" + test.name + " -> " +
+                             std::to_string(target) + ": " + a.detail);
+      }
+      lines.push_back(std::string(suite) + "/" + test.name + ": opset " + std::to_string(home) +
+                      ", reaches " + std::to_string(lowest) + " to 28");
+    }
+  }
+  std::cout << models << " light and pytorch models, each at its lowest and at opset 28 and back: "
+            << converted << " of " << 2 * models << " compute their expected outputs\n";
+  for (const auto& l : lines) MESSAGE(l);
+  for (const auto& f : failures) MESSAGE(f);
   CHECK(failures.empty());
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/check/check.h"
+#include "core/convert/ir_version.h"
 #include "core/convert/opset_convert.h"
 #include "core/exec/function_body.h"
 #include "core/exec/session.h"
@@ -52,6 +53,9 @@ Converted convert_to(const Model& m, std::map<std::string, int64_t> targets,
   ir::ModelGraph g = ir::ModelGraph::from_proto(*m.proto);
   convert::Report r = convert::convert_opsets(g, Registry::standard(), o);
   auto proto = std::make_shared<onnx::ModelProto>(g.to_proto());
+  bool down = false;
+  for (const auto& d : r.domains) down = down || d.to < d.from;
+  (void)convert::restamp_ir(*proto, std::nullopt, down, m.name);
   return {model_from_proto(proto, m.name, "."), std::move(r)};
 }
 
@@ -169,9 +173,19 @@ TEST_CASE("legacy broadcasting with an axis becomes numpy broadcasting, and back
   CHECK(up.model.proto->graph().node(0).op_type() == "Unsqueeze");
   CHECK(run_floats(up.model, in) == expected);
 
-  // Down again: the shapes [2,3,2] and [3,1] broadcast the numpy way, not the legacy way.
+  // Down again: B, now [3,1], stretches over A's last dims [3,2], which broadcast=1 says too.
   Converted down = convert_to(up.model, {{"", 6}});
-  CHECK_FALSE(down.report.ok());
+  REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
+  CHECK(check_errors(down.model).empty());
+  CHECK(run_floats(down.model, in) == expected);
+
+  // A broadcast the legacy form cannot say: A would grow ([2,1] + [3] is [2,3]).
+  const Model numpy = parse(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    g (float[2,1] a, float[3] b) => (float[2,3] c) {
+      [add] c = Add (a, b)
+    })");
+  CHECK_FALSE(convert_to(numpy, {{"", 6}}).report.ok());
 }
 
 TEST_CASE("clip: min and max attributes become inputs at 11, and back") {
@@ -186,8 +200,9 @@ TEST_CASE("clip: min and max attributes become inputs at 11, and back") {
   REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
   CHECK(check_errors(up.model).empty());
   CHECK(up.model.proto->graph().node(0).input_size() == 3);
-  // IR 3: the new constants are initializers that are also graph inputs.
+  // The new constants are initializers (at the IR version opset 13 needs, not graph inputs).
   CHECK(up.model.proto->graph().initializer_size() == 2);
+  CHECK(up.model.proto->graph().input_size() == 1);
   CHECK(run_floats(up.model, {{"x", x}}) == expected);
   Converted down = convert_to(up.model, {{"", 6}});
   REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
@@ -245,4 +260,26 @@ TEST_CASE("targets that do not exist are usage errors") {
   CHECK_THROWS_AS(convert_to(m, {{"", 29}}), Error);
   CHECK_THROWS_AS(convert_to(m, {{"", 0}}), Error);
   CHECK_THROWS_AS(convert_to(m, {{"com.example", 1}}), Error);
+}
+
+TEST_CASE("model-local functions are converted with the model, constants as nodes") {
+  const Model m = parse(R"(
+    <ir_version: 8, opset_import: ["" : 11, "local" : 1]>
+    g (float[1,3] x) => (float[3] y) {
+      [call] y = local.Flat (x)
+    }
+    <domain: "local", opset_import: ["" : 11]>
+    Flat (a) => (b) {
+      b = Squeeze <axes = [0]> (a)
+    })");
+  const Value x = floats({1, 3}, {1, 2, 3});
+  const auto expected = run_floats(m, {{"x", x}});
+  Converted up = convert_to(m, {{"", 13}});
+  REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+  CHECK(check_errors(up.model).empty());
+  const auto& fn = up.model.proto->functions(0);
+  CHECK(fn.opset_import(0).version() == 13);
+  REQUIRE(fn.node_size() == 2);  // the axes, as a constant node, then Squeeze
+  CHECK(fn.node(1).input_size() == 2);
+  CHECK(run_floats(up.model, {{"x", x}}) == expected);
 }
