@@ -16,6 +16,7 @@
 #include "core/registry/binding.h"
 #include "core/registry/registry.h"
 #include "core/types/dtype.h"
+#include "core/types/tensor_proto.h"
 #include "core/version.h"
 #include "onnx.pb.h"
 
@@ -135,6 +136,29 @@ bool stays_at_ir3(const ir::ModelGraph& model, const Options& options) {
   return true;
 }
 
+// Whether the body's nodes read a value of this name inside a subgraph (at any depth).
+bool body_reads_nested(const onnx::FunctionProto& body, const std::string& name);
+
+// Replaces reads of omitted inputs: "" at the body's top level, the stand-in inside subgraphs.
+void bind_omitted(onnx::NodeProto& node, const std::map<std::string, std::string>& omitted,
+                  bool nested) {
+  for (auto& in : *node.mutable_input()) {
+    auto it = omitted.find(in);
+    if (it != omitted.end()) in = nested ? it->second : "";
+  }
+  for (auto& a : *node.mutable_attribute()) {
+    auto bind_graph = [&](onnx::GraphProto& sub) {
+      for (auto& inner : *sub.mutable_node()) bind_omitted(inner, omitted, true);
+      for (auto& out : *sub.mutable_output()) {
+        auto it = omitted.find(out.name());
+        if (it != omitted.end()) out.set_name(it->second);
+      }
+    };
+    if (a.has_g()) bind_graph(*a.mutable_g());
+    for (auto& sub : *a.mutable_graphs()) bind_graph(sub);
+  }
+}
+
 // Whether a graph's subgraphs (at any depth) read a value of this name.
 bool read_in_subgraphs(const onnx::GraphProto& g, const std::string& name, bool nested = false) {
   for (const auto& node : g.node()) {
@@ -150,6 +174,12 @@ bool read_in_subgraphs(const onnx::GraphProto& g, const std::string& name, bool 
     for (const auto& o : g.output())
       if (o.name() == name) return true;
   return false;
+}
+
+bool body_reads_nested(const onnx::FunctionProto& body, const std::string& name) {
+  onnx::GraphProto g;
+  *g.mutable_node() = body.node();
+  return read_in_subgraphs(g, name);
 }
 
 class Converter {
@@ -179,6 +209,7 @@ class Converter {
   void apply(ir::Graph& g, ir::Node& n, const OpVersion& from, const OpVersion& to, int64_t cur,
              int64_t next, const AdapterFn& adapter, const std::string& refusal);
   void check_compatible(AdapterContext& ctx) const;
+  void check_extension(AdapterContext& ctx, const SignatureChange& c) const;
   // unknown_ok: values whose type inference does not know are let through (after an adapter,
   // whose new constants have the right types by construction).
   void check_types(AdapterContext& ctx, const OpVersion& target, bool unknown_ok = false) const;
@@ -309,6 +340,34 @@ void Converter::check_types(AdapterContext& ctx, const OpVersion& target, bool u
   }
 }
 
+// Going down to a version the other extends: a node that uses none of the additions (or gives
+// an added attribute its default, which is dropped) reads the same there.
+void Converter::check_extension(AdapterContext& ctx, const SignatureChange& c) const {
+  const OpVersion& older = ctx.to();
+  const OpVersion& newer = ctx.from();
+  for (std::size_t i : c.added_inputs)
+    if (ctx.has_input(i))
+      ctx.refuse("input " + std::to_string(i) + " (" + newer.inputs[i].name +
+                 ") has no equivalent in " + older.id());
+  if (ctx.num_inputs() > older.inputs.size() && !c.added_inputs.empty())
+    ctx.truncate_inputs(older.inputs.size());
+  for (std::size_t i : c.added_outputs)
+    if (ctx.has_output(i))
+      ctx.refuse("output " + std::to_string(i) + " (" + newer.outputs[i].name +
+                 ") has no equivalent in " + older.id());
+  if (ctx.num_outputs() > older.outputs.size() && !c.added_outputs.empty())
+    ctx.truncate_outputs(older.outputs.size());
+  for (const AttrDef* a : c.added_attributes) {
+    const onnx::AttributeProto* given = ctx.attribute(a->name);
+    if (!given) continue;
+    if (!holds_default(*given, *a))
+      ctx.refuse("attribute " + a->name + " has no equivalent in " + older.id() +
+                 (a->has_default() ? " (only its default does)" : ""));
+    ctx.remove_attribute(a->name);
+    ctx.describe("attribute " + a->name + " (its default) dropped");
+  }
+}
+
 // A step between versions whose signatures say how a node of one reads as the other.
 void Converter::check_compatible(AdapterContext& ctx) const {
   const bool up = ctx.upgrading();
@@ -318,29 +377,7 @@ void Converter::check_compatible(AdapterContext& ctx) const {
   if (c.kind == SignatureChange::Kind::different)
     throw NoAdapter{"onnxtool has no adapter between " + older.id() + " and " + newer.id() + " (" +
                     c.why + ")"};
-  if (!up) {
-    for (std::size_t i : c.added_inputs)
-      if (ctx.has_input(i))
-        ctx.refuse("input " + std::to_string(i) + " (" + newer.inputs[i].name +
-                   ") has no equivalent in " + older.id());
-    if (ctx.num_inputs() > older.inputs.size() && !c.added_inputs.empty())
-      ctx.truncate_inputs(older.inputs.size());
-    for (std::size_t i : c.added_outputs)
-      if (ctx.has_output(i))
-        ctx.refuse("output " + std::to_string(i) + " (" + newer.outputs[i].name +
-                   ") has no equivalent in " + older.id());
-    if (ctx.num_outputs() > older.outputs.size() && !c.added_outputs.empty())
-      ctx.truncate_outputs(older.outputs.size());
-    for (const AttrDef* a : c.added_attributes) {
-      const onnx::AttributeProto* given = ctx.attribute(a->name);
-      if (!given) continue;
-      if (!holds_default(*given, *a))
-        ctx.refuse("attribute " + a->name + " has no equivalent in " + older.id() +
-                   (a->has_default() ? " (only its default does)" : ""));
-      ctx.remove_attribute(a->name);
-      ctx.describe("attribute " + a->name + " (its default) dropped");
-    }
-  }
+  if (!up) check_extension(ctx, c);
   if (c.types_differ && !(up ? types_include(newer, older) : types_include(older, newer)))
     check_types(ctx, up ? newer : older);
 }
@@ -353,6 +390,12 @@ void Converter::apply(ir::Graph& g, ir::Node& n, const OpVersion& from, const Op
   try {
     if (adapter) {
       adapter(ctx);
+      // An adapter for a change the signatures do not show (a value's meaning) leaves the
+      // extension the newer version makes to the usual check.
+      if (next < cur && &to != &from && n.op_type() == to.name) {
+        const SignatureChange c = compare_signatures(to, from);
+        if (c.kind == SignatureChange::Kind::compatible) check_extension(ctx, c);
+      }
       // An adapter rewrites what the signatures cannot bridge; the types a node keeps must
       // still be ones the version it goes to allows.
       if (n.op_type() == to.name && &to != &from && !types_include(to, from))
@@ -474,15 +517,42 @@ void Converter::expand(ir::Graph& g, ir::Node& n, const OpVersion& op, int64_t c
   *mini.mutable_opset_import() = body->opset_import();
   onnx::GraphProto& bg = *mini.mutable_graph();
   bg.set_name(op.name);
-  // The body's inputs take the types the node's inputs have, so that its own nodes can be
-  // typed (the steps down check types) by inference on the body alone.
+  // The body's inputs the node gives take the types the node's inputs have, so that its own
+  // nodes can be typed (the steps down check types) by inference on the body alone. One the node
+  // omits is no input at all ("" where the body reads it), except inside a subgraph (a branch
+  // taken only when it is there), which still needs a value to be well-formed: an empty tensor
+  // of its type, a constant of the graph.
+  std::map<std::string, std::string> omitted;  // body input -> "" or the stand-in's name
   for (int i = 0; i < body->input_size(); ++i) {
-    auto* in = bg.add_input();
-    in->set_name(body->input(i));
     const auto k = static_cast<std::size_t>(i);
-    const Type* t =
-        k < n.inputs().size() && !n.inputs()[k].empty() ? env_.type_of(n.inputs()[k]) : nullptr;
-    if (t) type_to_proto(*t, *in->mutable_type());
+    if (k < n.inputs().size() && !n.inputs()[k].empty()) {
+      auto* in = bg.add_input();
+      in->set_name(body->input(i));
+      if (const Type* t = env_.type_of(n.inputs()[k])) type_to_proto(*t, *in->mutable_type());
+      continue;
+    }
+    std::string stand_in;
+    if (body_reads_nested(*body, body->input(i))) {
+      const FormalParam* f = formal_input(op, k);
+      const TypeSet* allowed = f ? allowed_types(op, *f) : nullptr;
+      const uint64_t bits = allowed ? allowed->tensor_elements() : 0;
+      int t = 1;
+      while (t <= kMaxDataType && !(bits & (uint64_t{1} << t))) ++t;
+      if (t > kMaxDataType) {
+        refuse(n, "convert.no-equivalent",
+               "no equivalent at opset " + std::to_string(next) + ": " + why_not +
+                   ", and its body needs a value for the omitted input " + body->input(i));
+        return;
+      }
+      const Tensor empty(static_cast<DataType>(t), {0});
+      AdapterContext ctx(env_, g, n, op, op, cur, next);
+      stand_in = ctx.add_constant((n.name().empty() ? op.name : n.name()) + "_absent", empty);
+      onnx::TensorProto init;
+      tensor_to_proto(empty, init);
+      init.set_name(stand_in);
+      *bg.add_initializer() = std::move(init);
+    }
+    omitted[body->input(i)] = stand_in;
   }
   for (const auto& out : body->output()) bg.add_output()->set_name(out);
   const onnx::NodeProto caller = [&] {
@@ -501,9 +571,9 @@ void Converter::expand(ir::Graph& g, ir::Node& n, const OpVersion& op, int64_t c
   for (const auto& node : body->node()) {
     onnx::NodeProto copy = node;
     substitute_attribute_refs(copy, actual);
+    bind_omitted(copy, omitted, false);
     *bg.add_node() = std::move(copy);
   }
-  // Omitted optional inputs are not the body's inputs at this call site.
   auto mini_model = std::make_shared<onnx::ModelProto>(std::move(mini));
   const Model typed = model_from_proto(mini_model, op.id() + " function body", ".");
   DiagSink ignored;
@@ -538,27 +608,10 @@ void Converter::expand(ir::Graph& g, ir::Node& n, const OpVersion& op, int64_t c
   std::unordered_map<std::string, std::string> rename;
   for (int i = 0; i < body->input_size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
-    std::string bound = k < n.inputs().size() ? n.inputs()[k] : "";
-    // An omitted optional input the body reads inside a subgraph (a branch taken only when it
-    // is there) still needs a value there to be well-formed: an empty tensor of its type.
-    if (bound.empty() && read_in_subgraphs(converted.graph(), body->input(i))) {
-      const FormalParam* f = formal_input(op, k);
-      const TypeSet* allowed = f ? allowed_types(op, *f) : nullptr;
-      const uint64_t bits = allowed ? allowed->tensor_elements() : 0;
-      int t = 1;
-      while (t <= kMaxDataType && !(bits & (uint64_t{1} << t))) ++t;
-      if (t > kMaxDataType) {
-        refuse(n, "convert.no-equivalent",
-               "no equivalent at opset " + std::to_string(next) + ": " + why_not +
-                   ", and its body needs a value for the omitted input " + body->input(i));
-        return;
-      }
-      AdapterContext ctx(env_, g, n, op, op, cur, next);
-      bound = ctx.add_constant(n.name().empty() ? op.name + "_absent" : n.name() + "_absent",
-                               Tensor(static_cast<DataType>(t), {0}));
-    }
-    rename[body->input(i)] = bound;
+    if (k < n.inputs().size() && !n.inputs()[k].empty()) rename[body->input(i)] = n.inputs()[k];
   }
+  for (const auto& [name, stand_in] : omitted)
+    if (!stand_in.empty()) rename[stand_in] = stand_in;
   for (int i = 0; i < body->output_size(); ++i)
     rename[body->output(i)] = static_cast<std::size_t>(i) < n.outputs().size()
                                   ? n.outputs()[static_cast<std::size_t>(i)]
