@@ -2,6 +2,7 @@
 #include "core/infer/engine.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <unordered_set>
 
@@ -239,6 +240,10 @@ class Engine {
   std::unordered_set<std::string> reported_;
   std::map<const OpVersion*, std::optional<onnx::FunctionProto>> spec_functions_;
   std::unordered_map<std::string, std::vector<OutputState>> function_cache_;
+  // Function-body nodes with the caller's attributes bound. They live as long as the engine:
+  // a Constant's tensor views its attribute, and that tensor may outlive the call (cached
+  // outputs, lazily read values).
+  std::deque<onnx::NodeProto> bound_function_nodes_;
   int function_depth_ = 0;
 };
 
@@ -876,7 +881,8 @@ void Engine::infer_function_call(NodeContext& ctx, const onnx::FunctionProto& fn
   }
   ++function_depth_;
   for (int i = 0; i < fn.node_size(); ++i) {
-    const onnx::NodeProto node = bind_attributes(fn.node(i), ctx.node(), fn);
+    const onnx::NodeProto& node =
+        bound_function_nodes_.emplace_back(bind_attributes(fn.node(i), ctx.node(), fn));
     infer_node(node, node_location(body.prefix, i, node), body);
   }
   --function_depth_;
