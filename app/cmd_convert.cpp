@@ -12,6 +12,7 @@
 #include "core/check/check.h"
 #include "core/convert/ir_version.h"
 #include "core/convert/opset_convert.h"
+#include "core/convert/value_info.h"
 #include "core/diag/error.h"
 #include "core/exec/function_body.h"
 #include "core/infer/engine.h"
@@ -244,14 +245,18 @@ VersionOutcome convert_versions(const ConvertOptions& opt, Model& m, const Globa
     out.exit_code = 1;
     return out;
   }
+  *m.proto = std::move(converted);
+  const convert::ValueInfoRefresh refreshed = convert::refresh_value_info(m);
+  if (g.verbose)
+    io.err << "onnxtool: value_info after conversion: " << refreshed.updated << " updated, "
+           << refreshed.dropped << " dropped (values no longer in the graph)\n";
   // The result must pass the checker; a failure here is onnxtool's bug.
-  const std::vector<Diagnostic> broken = convert::check_errors(converted, m.name);
+  const std::vector<Diagnostic> broken = convert::check_errors(*m.proto, m.name);
   if (!broken.empty()) {
     print_diagnostics(broken, g, io);
     throw_internal("the converted model does not pass check (" + plural(broken.size(), "error") +
                    " above); nothing written");
   }
-  *m.proto = std::move(converted);
   return out;
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "core/convert/adapter.h"
@@ -202,7 +204,13 @@ class Converter {
  private:
   void record_nodes();
   void convert_domain(const std::string& domain, int64_t from, int64_t to);
+  void record_read_constants(const std::vector<GraphAt>& graphs);
+  void drop_orphaned_constants();
   void convert_functions();
+  void convert_training_graphs(const onnx::ModelProto& original_header);
+  std::optional<onnx::ModelProto> convert_detached(
+      onnx::ModelProto mini, const std::map<std::string, int64_t>& targets,
+      const std::string& where, std::function<const Type*(const std::string&)> type_of);
   void step(ir::Graph& g, ir::Node& n, const std::string& domain, int64_t cur, int64_t next);
   void step_up(ir::Graph& g, ir::Node& n, const OpDef& def, int64_t cur, int64_t next);
   void step_down(ir::Graph& g, ir::Node& n, const OpDef& def, int64_t cur, int64_t next);
@@ -227,6 +235,7 @@ class Converter {
   AdapterContext::Environment env_;
   Report report_;
   std::unordered_map<const ir::Node*, std::size_t> index_;
+  std::set<std::string> read_constants_;
   // Types of values the conversion made (function bodies put in a node's place).
   std::unordered_map<std::string, Type> extra_types_;
 };
@@ -260,11 +269,59 @@ void Converter::set_opset(const std::string& domain, int64_t version) {
   o->set_version(version);
 }
 
+bool is_constant_node(const ir::Node& n) {
+  return n.op_type() == "Constant" && normalize_domain(n.domain()).empty() &&
+         n.outputs().size() == 1;
+}
+
+bool is_graph_input(const ir::Graph& g, const std::string& name) {
+  return std::any_of(g.inputs().begin(), g.inputs().end(),
+                     [&](const onnx::ValueInfoProto& v) { return v.name() == name; });
+}
+
+// Constants (initializers, Constant nodes) that something reads before the conversion: when a
+// step turns such an input back into an attribute, the constant is left unread and is dropped.
+void Converter::record_read_constants(const std::vector<GraphAt>& graphs) {
+  for (const auto& [graph, prefix] : graphs) {
+    for (const ir::Initializer& init : graph->initializers())
+      if (graph->is_used(init.name)) read_constants_.insert(init.name);
+    for (const ir::Node& n : graph->nodes())
+      if (is_constant_node(n) && graph->is_used(n.outputs()[0]))
+        read_constants_.insert(n.outputs()[0]);
+  }
+}
+
+void Converter::drop_orphaned_constants() {
+  if (!model_.graph() || read_constants_.empty()) return;
+  std::set<std::string> state;  // training state variables stay, read or not
+  for (const auto& t : model_.header().training_info()) {
+    for (const auto& b : t.initialization_binding()) state.insert(b.key());
+    for (const auto& b : t.update_binding()) state.insert(b.key());
+  }
+  std::vector<GraphAt> graphs;
+  collect_graphs(*model_.graph(), kMainGraphPrefix, graphs);
+  for (const auto& [graph, prefix] : graphs) {
+    std::vector<std::string> unread;
+    for (const ir::Initializer& init : graph->initializers())
+      if (read_constants_.count(init.name) && !state.count(init.name) &&
+          !graph->is_used(init.name) && !is_graph_input(*graph, init.name))
+        unread.push_back(init.name);
+    for (const auto& name : unread) (void)graph->remove_initializer(name);
+    for (ir::Node* n : graph->node_list())
+      if (is_constant_node(*n) && read_constants_.count(n->outputs()[0]) &&
+          !graph->is_used(n->outputs()[0])) {
+        index_.erase(n);
+        (void)graph->remove_node(*n);
+      }
+  }
+}
+
 // One outcome per node of a converted domain, located as in the input model.
 void Converter::record_nodes() {
   if (!model_.graph()) return;
   std::vector<GraphAt> graphs;
   collect_graphs(*model_.graph(), kMainGraphPrefix, graphs);
+  record_read_constants(graphs);
   const OpsetMap opsets = model_opsets(model_.header());
   for (const auto& [graph, prefix] : graphs) {
     int index = 0;
@@ -691,6 +748,30 @@ void Converter::convert_domain(const std::string& domain, int64_t from, int64_t 
   set_opset(domain, to);
 }
 
+// Converts a graph that lives outside the main graph (a function body, a training graph) as a
+// model of its own, reporting its nodes under `where`. Returns the converted model, or nullopt
+// when a node was refused.
+std::optional<onnx::ModelProto> Converter::convert_detached(
+    onnx::ModelProto mini, const std::map<std::string, int64_t>& targets, const std::string& where,
+    std::function<const Type*(const std::string&)> type_of) {
+  ir::ModelGraph body = ir::ModelGraph::from_proto(std::move(mini));
+  Options sub = options_;
+  sub.targets = targets;
+  sub.type_of = std::move(type_of);
+  sub.constants_as_nodes = true;
+  const Report r = convert_opsets(body, registry_, sub);
+  for (NodeOutcome o : r.nodes) {
+    o.location = where + o.location;
+    report_.nodes.push_back(std::move(o));
+  }
+  for (Diagnostic d : r.diagnostics) {
+    d.location = where + d.location;
+    report_.diagnostics.push_back(std::move(d));
+  }
+  if (!r.ok()) return std::nullopt;
+  return body.to_proto();
+}
+
 // Model-local functions import opsets of their own: each body that imports a converted domain
 // is converted as a graph of its own (its values untyped: a step that needs a type refuses) and
 // its imports follow.
@@ -711,25 +792,70 @@ void Converter::convert_functions() {
     for (const auto& in : fn.input()) g.add_input()->set_name(in);
     for (const auto& out : fn.output()) g.add_output()->set_name(out);
     *g.mutable_node() = fn.node();
-    ir::ModelGraph body = ir::ModelGraph::from_proto(std::move(mini));
-    Options sub = options_;
-    sub.targets = targets;
-    sub.type_of = nullptr;
-    sub.constants_as_nodes = true;
-    const Report r = convert_opsets(body, registry_, sub);
-    const std::string where = "function " + quoted_name(fn.name()) + ": ";
-    for (NodeOutcome o : r.nodes) {
-      o.location = where + o.location;
-      report_.nodes.push_back(std::move(o));
+    const auto converted = convert_detached(std::move(mini), targets,
+                                            "function " + quoted_name(fn.name()) + ": ", nullptr);
+    if (!converted) continue;
+    *fn.mutable_node() = converted->graph().node();
+    *fn.mutable_opset_import() = converted->opset_import();
+  }
+}
+
+// Training graphs (TrainingInfoProto.initialization and .algorithm) use the model's imports and
+// read the main graph's initializers (the state variables). Each is converted as a model of its
+// own, those initializers declared as typed inputs so that inference types what reads them.
+void Converter::convert_training_graphs(const onnx::ModelProto& original_header) {
+  auto* infos = model_.mutable_header().mutable_training_info();
+  if (infos->empty()) return;
+  std::vector<onnx::ValueInfoProto> state;
+  if (const ir::Graph* main = model_.graph())
+    for (const ir::Initializer& init : main->initializers()) {
+      onnx::ValueInfoProto vi;
+      vi.set_name(init.name);
+      auto* t = vi.mutable_type()->mutable_tensor_type();
+      auto* shape = t->mutable_shape();
+      if (init.tensor) {
+        t->set_elem_type(static_cast<int32_t>(init.tensor->dtype()));
+        for (int64_t d : init.tensor->shape()) shape->add_dim()->set_dim_value(d);
+      } else if (init.proto) {
+        t->set_elem_type(init.proto->data_type());
+        for (int64_t d : init.proto->dims()) shape->add_dim()->set_dim_value(d);
+      }
+      state.push_back(std::move(vi));
     }
-    for (Diagnostic d : r.diagnostics) {
-      d.location = where + d.location;
-      report_.diagnostics.push_back(std::move(d));
+  for (int i = 0; i < infos->size(); ++i) {
+    onnx::TrainingInfoProto& info = *infos->Mutable(i);
+    for (const bool algorithm : {false, true}) {
+      if (algorithm ? !info.has_algorithm() : !info.has_initialization()) continue;
+      onnx::GraphProto& graph =
+          algorithm ? *info.mutable_algorithm() : *info.mutable_initialization();
+      onnx::ModelProto mini;
+      mini.set_ir_version(original_header.ir_version());
+      *mini.mutable_opset_import() = original_header.opset_import();
+      onnx::GraphProto& g = *mini.mutable_graph();
+      g = graph;
+      std::set<std::string> own;
+      for (const auto& v : g.input()) own.insert(v.name());
+      for (const auto& t : g.initializer()) own.insert(t.name());
+      for (const auto& vi : state)
+        if (!own.count(vi.name())) *g.add_input() = vi;
+      auto types = std::make_shared<InferResult>();
+      try {
+        DiagSink quiet;
+        *types = infer_model(model_from_proto(std::make_shared<onnx::ModelProto>(mini), "", "."),
+                             {}, quiet);
+      } catch (const Error&) {
+        // Untyped: a step that needs a type refuses the node, saying so.
+      }
+      auto type_of = [types](const std::string& name) -> const Type* {
+        const ValueRecord* r = types->find(name);
+        return r ? &r->type : nullptr;
+      };
+      const std::string where = "training_info[" + std::to_string(i) + "]." +
+                                (algorithm ? "algorithm" : "initialization") + ": ";
+      const auto converted = convert_detached(std::move(mini), options_.targets, where, type_of);
+      if (!converted) continue;
+      *graph.mutable_node() = converted->graph().node();
     }
-    if (!r.ok()) continue;
-    const onnx::ModelProto converted = body.to_proto();
-    *fn.mutable_node() = converted.graph().node();
-    *fn.mutable_opset_import() = converted.opset_import();
   }
 }
 
@@ -745,6 +871,10 @@ Report Converter::run() {
                   ", not " + std::to_string(version));
   }
   record_nodes();
+  // The imports as they were, for the training graphs (which follow the model's).
+  onnx::ModelProto original_header;
+  original_header.set_ir_version(model_.header().ir_version());
+  *original_header.mutable_opset_import() = model_.header().opset_import();
   for (const auto& [domain, version] : options_.targets) {
     const int64_t from = current_opset(domain);
     report_.domains.push_back({domain, from, version});
@@ -755,7 +885,9 @@ Report Converter::run() {
     }
     convert_domain(domain, from, version);
   }
+  drop_orphaned_constants();
   convert_functions();
+  convert_training_graphs(original_header);
   // What each kept or adapted node became.
   if (model_.graph()) {
     const OpsetMap opsets = model_opsets(model_.header());

@@ -151,3 +151,24 @@ Twice (a) => (b) { b = Add (a, a) }
   r = run_onnxtool({"convert", "fn.onnxtxt", "o.onnx", "--ir-version", "8"}, "", dir.path());
   CHECK(r.exit_code == 0);
 }
+
+TEST_CASE("value_info the conversion makes stale is refreshed by shape inference") {
+  TempDir dir;
+  write_file(dir / "m.onnxtxt", R"(
+<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,3] x) => (float[3] y)
+  <int64[1] ax, float[N] y0>
+{
+  ax = Constant <value = int64[1] {0}> ()
+  y0 = Squeeze (x, ax)
+  y = Relu (y0)
+}
+)");
+  auto r =
+      run_onnxtool({"-v", "convert", "m.onnxtxt", "m11.onnxtxt", "--opset", "11"}, "", dir.path());
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.err, "value_info after conversion: 1 updated, 1 dropped"));
+  const std::string text = read_file(dir / "m11.onnxtxt");
+  CHECK_FALSE(contains(text, "int64[1] ax"));  // the constant and its entry are gone
+  CHECK(contains(text, "float[3] y0"));        // what inference knows now
+}

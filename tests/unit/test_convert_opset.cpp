@@ -283,3 +283,70 @@ TEST_CASE("model-local functions are converted with the model, constants as node
   CHECK(fn.node(1).input_size() == 2);
   CHECK(run_floats(up.model, {{"x", x}}) == expected);
 }
+
+TEST_CASE("training graphs are converted with the model, reading its state variables") {
+  const Model m = parse(R"(
+    <ir_version: 7, opset_import: ["" : 11]>
+    main (float[3] x) => (float[1,3] z)
+      <float[3] W = {1.0, 2.0, 3.0}>
+    {
+      y = Unsqueeze <axes = [0]> (x)
+      z = Add (y, W)
+    }
+    %training_info {
+      algorithm: alg () => (float[3] W_new) {
+        Wu = Unsqueeze <axes = [0]> (W)
+        W_new = ReduceSum <keepdims = 0, axes = [0]> (Wu)
+      },
+      update_binding: ["W": "W_new"]
+    })");
+  Converted up = convert_to(m, {{"", 13}});
+  REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+  CHECK(check_errors(up.model).empty());
+  REQUIRE(up.model.proto->training_info_size() == 1);
+  const onnx::GraphProto& alg = up.model.proto->training_info(0).algorithm();
+  // Each axes attribute became a Constant node feeding the operator's new input.
+  REQUIRE(alg.node_size() == 4);
+  CHECK(alg.node(0).op_type() == "Constant");
+  CHECK(alg.node(1).op_type() == "Unsqueeze");
+  CHECK(alg.node(1).input_size() == 2);
+  CHECK(alg.node(3).op_type() == "ReduceSum");
+  CHECK(alg.node(3).input_size() == 2);
+  bool reported = false;
+  for (const auto& n : up.report.nodes)
+    reported = reported || n.location.rfind("training_info[0].algorithm: ", 0) == 0;
+  CHECK(reported);
+
+  // Back down: the attributes return and the constants that fed them go.
+  Converted down = convert_to(up.model, {{"", 11}});
+  REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
+  const onnx::GraphProto& back = down.model.proto->training_info(0).algorithm();
+  REQUIRE(back.node_size() == 2);
+  CHECK(back.node(0).input_size() == 1);
+  CHECK(back.node(1).input_size() == 1);
+  CHECK(down.model.proto->graph().initializer_size() == 1);  // W only: the axes went
+}
+
+TEST_CASE("constants a step stops reading are dropped; constants unread before stay") {
+  const Model m = parse(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[1,3] x) => (float[3] y)
+      <int64[1] axes = {0}, float[2] spare = {1.0, 2.0}>
+    {
+      c = Constant <value = int64[1] {0}> ()
+      s = Squeeze (x, axes)
+      t = Unsqueeze (s, c)
+      y = Squeeze (t, axes)
+    })");
+  const Value x = floats({1, 3}, {1, 2, 3});
+  const auto expected = run_floats(m, {{"x", x}});
+  Converted down = convert_to(m, {{"", 11}});
+  REQUIRE_MESSAGE(down.report.ok(), reasons(down.report));
+  CHECK(check_errors(down.model).empty());
+  const onnx::GraphProto& g = down.model.proto->graph();
+  REQUIRE(g.initializer_size() == 1);
+  CHECK(g.initializer(0).name() == "spare");
+  REQUIRE(g.node_size() == 3);  // the Constant went with the last reader of c
+  for (const auto& n : g.node()) CHECK(n.input_size() == 1);
+  CHECK(run_floats(down.model, {{"x", x}}) == expected);
+}
