@@ -5,6 +5,7 @@
 
 #include "core/diag/error.h"
 #include "core/ir/graph.h"
+#include "core/registry/binding.h"
 #include "core/registry/registry.h"
 #include "core/types/dtype.h"
 #include "onnx.pb.h"
@@ -230,7 +231,9 @@ void AdapterContext::set_output(std::size_t i, const std::string& name) {
 }
 
 void AdapterContext::truncate_outputs(std::size_t n) {
-  while (node_->outputs().size() > n) (void)graph_->pop_node_output(*node_);
+  // An output still read stays (pop refuses it): the adapter must rename it first.
+  while (node_->outputs().size() > n)
+    if (!graph_->pop_node_output(*node_).ok()) break;
 }
 
 std::optional<Tensor> AdapterContext::constant_input(std::size_t i) const {
@@ -309,6 +312,22 @@ ir::Node* AdapterContext::insert_after(onnx::NodeProto proto) {
 
 void AdapterContext::rename_output(std::size_t i, const std::string& name) {
   (void)graph_->set_node_output(*node_, static_cast<int>(i), name);
+}
+
+int64_t AdapterContext::model_opset(const std::string& domain) const {
+  const OpsetMap opsets = model_opsets(env_.model->header());
+  auto it = opsets.find(normalize_domain(domain));
+  return it == opsets.end() ? 0 : it->second;
+}
+
+int64_t AdapterContext::import_opset(const std::string& domain, int64_t version) {
+  if (const int64_t now = model_opset(domain)) return now;
+  auto* o = env_.model->mutable_header().add_opset_import();
+  o->set_domain(normalize_domain(domain));
+  o->set_version(version);
+  describe("imports " + (domain.empty() ? std::string("ai.onnx") : domain) + " " +
+           std::to_string(version) + " for the nodes it adds");
+  return version;
 }
 
 std::string AdapterContext::fresh_name(const std::string& base) {

@@ -74,6 +74,12 @@ class AdapterContext {
   int64_t from_opset() const { return from_opset_; }
   int64_t to_opset() const { return to_opset_; }
   bool upgrading() const { return to_opset_ > from_opset_; }
+  // The version of another domain the model imports now (0 when it does not): nodes an adapter
+  // inserts from another domain must exist at that version.
+  int64_t model_opset(const std::string& domain) const;
+  // Makes the model import `domain` (at `version`) when it does not yet, for the nodes of that
+  // domain an adapter inserts; returns the version the model imports.
+  int64_t import_opset(const std::string& domain, int64_t version);
 
   // ---- attributes ------------------------------------------------------------------------
   const onnx::AttributeProto* attribute(std::string_view name) const;

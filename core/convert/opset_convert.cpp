@@ -463,9 +463,12 @@ void Converter::apply(ir::Graph& g, ir::Node& n, const OpVersion& from, const Op
       check_compatible(ctx);
     }
   } catch (const AdapterRefusal& r) {
+    // The step's two versions; one alone where the operator gives way to another (a
+    // replaced operator's adapter names what it becomes in its reason).
+    const std::string versions = &to == &from ? from.id() : from.id() + " -> " + to.id();
     refuse(n, r.approximate ? "convert.approximate" : "convert.no-equivalent",
-           "no equivalent at opset " + std::to_string(next) + " (" + from.id() + " -> " +
-               (adapter || !refusal.empty() ? to.id() : to.id()) + "): " + r.why +
+           (r.approximate ? "only approximately at opset " : "no equivalent at opset ") +
+               std::to_string(next) + " (" + versions + "): " + r.why +
                (r.approximate ? "; --allow-approximate converts it anyway" : ""));
     return;
   } catch (const NoAdapter& e) {

@@ -3,7 +3,9 @@
 // weights of the leaves each row reaches in every tree, per target, then post-transforms. Nodes
 // compare one feature with a split (<=, <, >=, >, ==, !=) or test membership in a set; NaN
 // features follow nodes_missing_value_tracks_true.
+#include "core/convert/adapter.h"
 #include "ops/ml/ml_common.h"
+#include "ops/ml/tree_convert.h"
 
 namespace onnxtool::ops {
 
@@ -54,6 +56,8 @@ void define_ml_TreeEnsemble(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_tree_ensemble).kernel(tree_ensemble_kernel);
+  // Below ai.onnx.ml 5 the regressor it replaced says the same (ops/ml/tree_convert.h).
+  op.at(5).downgrade(ml::tree_ensemble_to_regressor);
 }
 
 }  // namespace onnxtool::ops

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <set>
 
+#include "core/convert/adapter.h"
 #include "ops/ml/ml_common.h"
+#include "ops/ml/tree_convert.h"
 
 namespace onnxtool::ops {
 
@@ -147,6 +149,8 @@ void define_ml_TreeEnsembleClassifier(OpDef& op) {
   // clang-format on
   op.from(1, 4).infer(infer_tree_ensemble_classifier).kernel(tree_ensemble_classifier_kernel);
   op.at(5).infer(infer_removed);
+  // Version 5 replaced it with TreeEnsemble (ops/ml/tree_convert.h).
+  op.at(5).upgrade(ml::classifier_to_tree_ensemble);
 }
 
 }  // namespace onnxtool::ops

@@ -2,7 +2,9 @@
 // TreeEnsembleRegressor: the ai.onnx.ml operator. The trees' leaf weights per target,
 // aggregated by SUM, AVERAGE, MIN or MAX, plus base_values, post-transformed. (Version 5 was
 // removed from the spec in favour of TreeEnsemble.)
+#include "core/convert/adapter.h"
 #include "ops/ml/ml_common.h"
+#include "ops/ml/tree_convert.h"
 
 namespace onnxtool::ops {
 
@@ -105,6 +107,8 @@ void define_ml_TreeEnsembleRegressor(OpDef& op) {
   // clang-format on
   op.from(1, 4).infer(infer_tree_ensemble_regressor).kernel(tree_ensemble_regressor_kernel);
   op.at(5).infer(infer_removed);
+  // Version 5 replaced it with TreeEnsemble (ops/ml/tree_convert.h).
+  op.at(5).upgrade(ml::regressor_to_tree_ensemble);
 }
 
 }  // namespace onnxtool::ops

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Opset conversion over the backend node tests: each test that passes as stored is converted to
-// every ai.onnx opset from 7 to 28, and each result is
+// every ai.onnx opset from 7 to 28 (and, when it imports ai.onnx.ml, to every ml opset from 1 to
+// 5), and each result is
 //   (a) converted: it passes the checker and `onnxtool test` gives the test's expected outputs,
 //       and converted back to its own opset it does again (the round trip),
 //   (b) refused with convert.no-equivalent (the target cannot express it),
@@ -8,8 +9,8 @@
 //       adapter (convert.no-adapter: onnxtool's gap),
 //   (c) a failure: a crash, a model the checker rejects, or outputs that differ.
 // (c) must never happen. CI runs a fixed slice (every 12th test, every target; every 48th under
-// the sanitizers); the whole sweep runs with ONNXTOOL_CONVERT_SWEEP=full
-// (scripts/convert-sweep.sh).
+// the sanitizers; the handful of ml tests always); the whole sweep runs with
+// ONNXTOOL_CONVERT_SWEEP=full (scripts/convert-sweep.sh).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -75,15 +76,15 @@ struct Attempt {
   std::string detail;
 };
 
-// Converts model to ai.onnx `target` as `onnxtool convert --opset` does (the IR version
+// Converts model to `target` of `domain` as `onnxtool convert --opset` does (the IR version
 // restamped, the result checked); the converted proto when it passes.
-Attempt convert_only(const Model& model, int64_t target, const std::string& name,
-                     onnx::ModelProto* converted) {
+Attempt convert_only(const Model& model, const std::string& domain, int64_t target,
+                     const std::string& name, onnx::ModelProto* converted) {
   Attempt a;
   DiagSink sink;
   const InferResult types = infer_model(model, {}, sink);
   convert::Options o;
-  o.targets = {{"", target}};
+  o.targets = {{domain, target}};
   o.parse_body = default_function_body_parser();
   o.type_of = [&](const std::string& value) -> const Type* {
     const ValueRecord* r = types.find(value);
@@ -143,26 +144,26 @@ Model as_model(const onnx::ModelProto& proto, const std::string& name) {
   return model_from_proto(std::make_shared<onnx::ModelProto>(proto), name, ".");
 }
 
-int64_t default_opset(const Model& m) {
+int64_t opset_of(const Model& m, const std::string& domain) {
   for (const auto& o : m.proto->opset_import())
-    if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+    if (normalize_domain(o.domain()) == domain) return o.version();
   return 0;
 }
 
 // Converted to `target`, tested, then converted back to the model's own opset and tested again
 // (the round trip must compute the same).
-Attempt convert_and_test(const BackendTestCase& test, const Model& model, int64_t target,
-                         const fs::path& dir) {
+Attempt convert_and_test(const BackendTestCase& test, const Model& model, const std::string& domain,
+                         int64_t target, const fs::path& dir) {
   try {
     onnx::ModelProto converted;
-    Attempt a = convert_only(model, target, test.name, &converted);
+    Attempt a = convert_only(model, domain, target, test.name, &converted);
     if (a.outcome != Outcome::converted) return a;
     a = test_converted(test, converted, dir / "there");
     if (a.outcome != Outcome::converted) return a;
-    const int64_t home = default_opset(model);
-    if (home == target || home == 0) return a;  // 0: the model imports no ai.onnx
+    const int64_t home = opset_of(model, domain);
+    if (home == target || home == 0) return a;  // 0: the model does not import the domain
     onnx::ModelProto back;
-    Attempt b = convert_only(as_model(converted, test.name), home, test.name, &back);
+    Attempt b = convert_only(as_model(converted, test.name), domain, home, test.name, &back);
     if (b.outcome != Outcome::converted) {
       b.outcome = Outcome::failed;  // the way back must exist: the original is there
       b.detail = "round trip back to " + std::to_string(home) + ": " + b.detail;
@@ -180,7 +181,9 @@ Attempt convert_and_test(const BackendTestCase& test, const Model& model, int64_
 
 }  // namespace
 
-TEST_CASE("every passing backend node test converts to every opset 7-28, or is refused") {
+TEST_CASE(
+    "every passing backend node test converts to every opset 7-28 (and ai.onnx.ml 1-5), or is "
+    "refused") {
   const fs::path shared = require_shared_dir("the opset conversion sweep over the node tests");
   const char* mode = std::getenv("ONNXTOOL_CONVERT_SWEEP");
   const bool full = mode && std::string(mode) == "full";
@@ -188,23 +191,34 @@ TEST_CASE("every passing backend node test converts to every opset 7-28, or is r
   const auto tests = find_backend_tests(shared / "onnx-backend-tests" / "node");
   REQUIRE(tests.size() > 1000);
   TempDir tmp;
-  std::map<int64_t, std::map<Outcome, int>> table;
+  std::map<int64_t, std::map<Outcome, int>> table, ml_table;
   std::vector<std::string> failures;
   std::map<std::string, int> gaps;  // the first missing adapter of each, and how often
-  int used = 0, index = 0;
+  int used = 0, ml_used = 0, index = 0;
   for (const auto& test : tests) {
     if (!passing.count(test.name)) continue;
-    if (!full && index++ % kSliceEvery != 0) continue;
-    ++used;
+    const bool in_slice = full || index++ % kSliceEvery == 0;
     DiagSink sink;
     const Model model = load_model(test.model.string(), {}, sink);
-    for (int64_t target = 7; target <= 28; ++target) {
-      const Attempt a =
-          convert_and_test(test, model, target, tmp / (test.name + "_" + std::to_string(target)));
-      ++table[target][a.outcome];
+    // The few tests that import ai.onnx.ml go to every ml opset in every run.
+    const bool ml = opset_of(model, "ai.onnx.ml") > 0;
+    if (!in_slice && !ml) continue;
+    const auto attempt = [&](const std::string& domain, int64_t target, auto& counts) {
+      const Attempt a = convert_and_test(test, model, domain, target,
+                                         tmp / (test.name + "_" + std::to_string(target)));
+      ++counts[target][a.outcome];
+      const std::string to = (domain.empty() ? "" : domain + " ") + std::to_string(target);
       if (a.outcome == Outcome::failed)
-        failures.push_back(test.name + " -> " + std::to_string(target) + ": " + a.detail);
+        failures.push_back(test.name + " -> " + to + ": " + a.detail);
       if (a.outcome == Outcome::no_adapter) ++gaps[a.detail.substr(0, 160)];
+    };
+    if (in_slice) {
+      ++used;
+      for (int64_t target = 7; target <= 28; ++target) attempt("", target, table);
+    }
+    if (ml) {
+      ++ml_used;
+      for (int64_t target = 1; target <= 5; ++target) attempt("ai.onnx.ml", target, ml_table);
     }
     fs::remove_all(tmp.path());
     fs::create_directories(tmp.path());
@@ -231,6 +245,17 @@ TEST_CASE("every passing backend node test converts to every opset 7-28, or is r
   out << "  all   " << std::setw(7) << total[Outcome::converted] << std::setw(7)
       << total[Outcome::no_equivalent] << std::setw(7) << total[Outcome::no_adapter] << std::setw(7)
       << total[Outcome::failed] << '\n';
+  out << "ai.onnx.ml conversion of the " << ml_used << " passing tests that import it:\n"
+      << "  target      a      b      n      c\n";
+  for (const auto& [target, counts] : ml_table) {
+    out << "  " << std::setw(6) << target;
+    for (Outcome o :
+         {Outcome::converted, Outcome::no_equivalent, Outcome::no_adapter, Outcome::failed}) {
+      const auto it = counts.find(o);
+      out << std::setw(7) << (it == counts.end() ? 0 : it->second);
+    }
+    out << '\n';
+  }
   std::cout << out.str();
   std::vector<std::pair<int, std::string>> by_count;
   for (const auto& [what, n] : gaps) by_count.push_back({n, what});
@@ -260,17 +285,17 @@ TEST_CASE("light and pytorch models at the lowest and the highest opset they rea
       ++models;
       DiagSink sink;
       const Model model = load_model(test.model.string(), {}, sink);
-      const int64_t home = default_opset(model);
+      const int64_t home = opset_of(model, "");
       // The lowest: down one step at a time until a node is refused.
       int64_t lowest = home;
       for (int64_t t = home - 1; t >= 1; --t) {
         onnx::ModelProto ignored;
-        if (convert_only(model, t, test.name, &ignored).outcome != Outcome::converted) break;
+        if (convert_only(model, "", t, test.name, &ignored).outcome != Outcome::converted) break;
         lowest = t;
       }
       for (int64_t target : {lowest, int64_t{28}}) {
-        const Attempt a =
-            convert_and_test(test, model, target, tmp / (test.name + "_" + std::to_string(target)));
+        const Attempt a = convert_and_test(test, model, "", target,
+                                           tmp / (test.name + "_" + std::to_string(target)));
         if (a.outcome == Outcome::converted)
           ++converted;
         else

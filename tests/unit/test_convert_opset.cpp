@@ -350,3 +350,150 @@ TEST_CASE("constants a step stops reading are dropped; constants unread before s
   for (const auto& n : g.node()) CHECK(n.input_size() == 1);
   CHECK(run_floats(down.model, {{"x", x}}) == expected);
 }
+
+namespace {
+
+// Every output of m on the given inputs, as doubles (labels too).
+std::vector<std::vector<double>> run_all(const Model& m,
+                                         const std::vector<std::pair<std::string, Value>>& in) {
+  Session s(m);
+  std::vector<std::vector<double>> out;
+  for (const auto& v : s.run(in)) {
+    const Tensor& t = v.tensor();
+    std::vector<double> d;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if (t.dtype() == DataType::float32) d.push_back(t.data<float>()[i]);
+      if (t.dtype() == DataType::float64) d.push_back(t.data<double>()[i]);
+      if (t.dtype() == DataType::int64) d.push_back(static_cast<double>(t.data<int64_t>()[i]));
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+void check_close(const std::vector<std::vector<double>>& got,
+                 const std::vector<std::vector<double>>& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t o = 0; o < got.size(); ++o) {
+    REQUIRE(got[o].size() == want[o].size());
+    for (std::size_t i = 0; i < got[o].size(); ++i)
+      CHECK(got[o][i] == doctest::Approx(want[o][i]).epsilon(1e-6));
+  }
+}
+
+// Two trees, two targets; leaves voting for both targets, for one, and a tree whose second
+// level splits again.
+const char* kRegressor = R"(
+  <ir_version: 8, opset_import: ["" : 13, "ai.onnx.ml" : 3]>
+  g (X_TYPE[4,2] x) => (float[4,2] y) {
+    y = ai.onnx.ml.TreeEnsembleRegressor <
+      n_targets = 2, aggregate_function = "AGG", post_transform = "POST", BASE
+      nodes_treeids = [0, 0, 0, 1, 1, 1, 1, 1],
+      nodes_nodeids = [0, 1, 2, 0, 1, 2, 3, 4],
+      nodes_featureids = [0, 0, 0, 1, 0, 0, 0, 0],
+      nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF", "BRANCH_LT", "LEAF", "BRANCH_GT", "LEAF", "LEAF"],
+      nodes_values = [0.5, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0],
+      nodes_truenodeids = [1, 0, 0, 1, 0, 3, 0, 0],
+      nodes_falsenodeids = [2, 0, 0, 2, 0, 4, 0, 0],
+      target_treeids = [0, 0, 0, 1, 1, 1, 1],
+      target_nodeids = [1, 1, 2, 1, 3, 3, 4],
+      target_ids = [0, 1, 0, 1, 0, 1, 0],
+      target_weights = [1.0, 2.0, -1.0, 3.0, 0.25, 0.5, 4.0]> (x)
+  })";
+
+std::string regressor(const std::string& x_type, const std::string& agg, const std::string& post,
+                      const std::string& base) {
+  std::string s = kRegressor;
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"X_TYPE", x_type}, {"AGG", agg}, {"POST", post}, {"BASE", base}})
+    s.replace(s.find(key), key.size(), value);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("TreeEnsembleRegressor becomes TreeEnsemble at ai.onnx.ml 5, computing the same") {
+  const Value x = floats({4, 2}, {0.0f, 0.5f, 1.0f, 2.0f, 3.0f, 0.0f, 0.25f, 3.0f});
+  struct Case {
+    const char* x_type;
+    const char* agg;
+    const char* post;
+    const char* base;
+    std::size_t inserted;  // nodes beside the TreeEnsemble
+  };
+  const Case cases[] = {
+      {"float", "SUM", "NONE", "", 0},
+      {"float", "AVERAGE", "NONE", "", 0},
+      {"float", "AVERAGE", "LOGISTIC", "base_values = [0.5, -1.0],", 2},
+      {"float", "SUM", "SOFTMAX", "base_values = [0.5, -1.0],", 2},
+      {"double", "SUM", "NONE", "", 1},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.agg);
+    CAPTURE(c.post);
+    CAPTURE(c.x_type);
+    const Model m = parse(regressor(c.x_type, c.agg, c.post, c.base));
+    Value input = x;
+    if (std::string(c.x_type) == "double")
+      input = Value(Tensor::from_vector<double>({4, 2}, {0, 0.5, 1, 2, 3, 0, 0.25, 3}));
+    const auto expected = run_all(m, {{"x", input}});
+    Converted up = convert_to(m, {{"ai.onnx.ml", 5}});
+    REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+    CHECK(check_errors(up.model).empty());
+    CHECK(opset_of(up.model, "ai.onnx.ml") == 5);
+    const auto& g = up.model.proto->graph();
+    REQUIRE(g.node_size() == static_cast<int>(1 + c.inserted));
+    CHECK(g.node(0).op_type() == "TreeEnsemble");
+    check_close(run_all(up.model, {{"x", input}}), expected);
+  }
+}
+
+TEST_CASE("legacy tree ensembles that TreeEnsemble cannot express are refused with the reason") {
+  // MIN over leaves voting for two targets: one weight per leaf cannot say that.
+  const Model min = parse(regressor("float", "MIN", "NONE", ""));
+  Converted r = convert_to(min, {{"ai.onnx.ml", 5}});
+  CHECK_FALSE(r.report.ok());
+  CHECK(reasons(r.report).find("MIN or MAX") != std::string::npos);
+  // The binary classifier derives the second class's score.
+  const Model binary = parse(R"(
+    <ir_version: 8, opset_import: ["" : 13, "ai.onnx.ml" : 3]>
+    g (float[2,1] x) => (int64[2] y, float[2,2] z) {
+      y, z = ai.onnx.ml.TreeEnsembleClassifier <
+        classlabels_int64s = [0, 1],
+        nodes_treeids = [0, 0, 0], nodes_nodeids = [0, 1, 2], nodes_featureids = [0, 0, 0],
+        nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_values = [0.5, 0.0, 0.0],
+        nodes_truenodeids = [1, 0, 0], nodes_falsenodeids = [2, 0, 0],
+        class_treeids = [0, 0], class_nodeids = [1, 2], class_ids = [1, 1],
+        class_weights = [0.2, 0.9]> (x)
+    })");
+  r = convert_to(binary, {{"ai.onnx.ml", 5}});
+  CHECK_FALSE(r.report.ok());
+  CHECK(reasons(r.report).find("binary") != std::string::npos);
+}
+
+TEST_CASE("TreeEnsembleClassifier becomes TreeEnsemble, ArgMax and a Gather of the labels") {
+  for (const char* post : {"NONE", "SOFTMAX", "LOGISTIC"}) {
+    CAPTURE(post);
+    std::string text = R"(
+      <ir_version: 8, opset_import: ["" : 13, "ai.onnx.ml" : 3]>
+      g (int64[4,2] x) => (int64[4] y, float[4,3] z) {
+        y, z = ai.onnx.ml.TreeEnsembleClassifier <
+          classlabels_int64s = [10, 20, 30], base_values = [0.1, 0.0, -0.1], post_transform = "POST",
+          nodes_treeids = [0, 0, 0, 1, 1, 1], nodes_nodeids = [0, 1, 2, 0, 1, 2],
+          nodes_featureids = [0, 0, 0, 1, 0, 0],
+          nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF", "BRANCH_GTE", "LEAF", "LEAF"],
+          nodes_values = [1.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+          nodes_truenodeids = [1, 0, 0, 1, 0, 0], nodes_falsenodeids = [2, 0, 0, 2, 0, 0],
+          class_treeids = [0, 0, 0, 1, 1], class_nodeids = [1, 1, 2, 1, 2],
+          class_ids = [0, 2, 1, 2, 0], class_weights = [0.5, 0.25, 0.75, 1.0, 0.3]> (x)
+      })";
+    text.replace(text.find("POST"), 4, post);
+    const Model m = parse(text);
+    const Value x = Value(Tensor::from_vector<int64_t>({4, 2}, {0, 3, 2, 1, 1, 2, 5, 5}));
+    const auto expected = run_all(m, {{"x", x}});
+    Converted up = convert_to(m, {{"ai.onnx.ml", 5}});
+    REQUIRE_MESSAGE(up.report.ok(), reasons(up.report));
+    CHECK(check_errors(up.model).empty());
+    check_close(run_all(up.model, {{"x", x}}), expected);
+  }
+}
