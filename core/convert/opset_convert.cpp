@@ -269,9 +269,12 @@ void Converter::set_opset(const std::string& domain, int64_t version) {
   o->set_version(version);
 }
 
-bool is_constant_node(const ir::Node& n) {
-  return n.op_type() == "Constant" && normalize_domain(n.domain()).empty() &&
-         n.outputs().size() == 1;
+// A node whose single output is the value of its attribute (the Constant operator, by trait).
+bool is_constant_node(const Registry& registry, const ir::Node& n) {
+  if (n.outputs().size() != 1) return false;
+  const OpDef* def = registry.find(n.domain(), n.op_type());
+  return def && std::any_of(def->versions().begin(), def->versions().end(),
+                            [](const OpVersion& v) { return v.has(Trait::attribute_value); });
 }
 
 bool is_graph_input(const ir::Graph& g, const std::string& name) {
@@ -286,7 +289,7 @@ void Converter::record_read_constants(const std::vector<GraphAt>& graphs) {
     for (const ir::Initializer& init : graph->initializers())
       if (graph->is_used(init.name)) read_constants_.insert(init.name);
     for (const ir::Node& n : graph->nodes())
-      if (is_constant_node(n) && graph->is_used(n.outputs()[0]))
+      if (is_constant_node(registry_, n) && graph->is_used(n.outputs()[0]))
         read_constants_.insert(n.outputs()[0]);
   }
 }
@@ -308,7 +311,7 @@ void Converter::drop_orphaned_constants() {
         unread.push_back(init.name);
     for (const auto& name : unread) (void)graph->remove_initializer(name);
     for (ir::Node* n : graph->node_list())
-      if (is_constant_node(*n) && read_constants_.count(n->outputs()[0]) &&
+      if (is_constant_node(registry_, *n) && read_constants_.count(n->outputs()[0]) &&
           !graph->is_used(n->outputs()[0])) {
         index_.erase(n);
         (void)graph->remove_node(*n);
