@@ -123,6 +123,40 @@ g (float[2] x) => (float[2] y) {
   r = run_onnxtool({"convert", "cut.onnx", "o.onnx", "--opset", "14"}, "", dir.path());
   CHECK(r.exit_code == 1);
   CHECK_FALSE(fs::exists(dir / "o.onnx"));
+  // Subgraphs nested deeper than protobuf reads: If inside If, 120 levels.
+  std::string deep = "e () => (float[1] v) { v = Identity (x) }";
+  for (int d = 0; d < 120; ++d)
+    deep = "g () => (float[1] v) { v = If <then_branch = " + deep +
+           ", else_branch = f () => (float[1] w) { w = Identity (x) }> (c) }";
+  write_file(dir / "deep.onnxtxt",
+             "<ir_version: 8, opset_import: [\"\" : 13]>\n"
+             "main (bool c, float[1] x) => (float[1] y) {\n"
+             "  y = If <then_branch = " +
+                 deep +
+                 ", else_branch = z () => (float[1] u) { u = Identity (x) "
+                 "}> (c)\n}\n");
+  r = run_onnxtool({"convert", "deep.onnxtxt", "o.onnx", "--opset", "11"}, "", dir.path());
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "deep.onnxtxt"));
+  CHECK(contains(r.err, "nested too deeply"));
+  CHECK_FALSE(fs::exists(dir / "o.onnx"));
+}
+
+TEST_CASE("nodes of a domain that is not converted are kept as they are") {
+  TempDir dir;
+  write_file(dir / "m.onnxtxt", R"(
+<ir_version: 8, opset_import: ["" : 11, "com.example" : 1]>
+g (float[1,3] x) => (float[3] y) {
+  t = com.example.Foo <alpha = 2.0> (x)
+  y = Squeeze <axes = [0]> (t)
+}
+)");
+  auto r = run_onnxtool({"convert", "m.onnxtxt", "m13.onnxtxt", "--opset", "13"}, "", dir.path());
+  REQUIRE(r.exit_code == 0);
+  const std::string text = read_file(dir / "m13.onnxtxt");
+  CHECK(contains(text, "t = com.example.Foo <alpha = 2.0> (x)"));
+  CHECK(contains(text, "\"com.example\" : 1"));
+  CHECK(contains(text, "\"\" : 13"));
 }
 
 TEST_CASE("--ir-version restamps, refusing what the version lacks") {
