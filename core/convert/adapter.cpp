@@ -61,14 +61,14 @@ std::string attribute_value_operator(const Registry& registry) {
   return "";
 }
 
+}  // namespace
+
 bool declares_attribute_value(const Registry& registry, const ir::Node& node) {
   const OpDef* def = registry.find(node.domain(), node.op_type());
   if (!def) return false;
   return std::any_of(def->versions().begin(), def->versions().end(),
                      [](const OpVersion& v) { return v.has(Trait::attribute_value); });
 }
-
-}  // namespace
 
 AdapterContext::AdapterContext(const Environment& env, ir::Graph& graph, ir::Node& node,
                                const OpVersion& from, const OpVersion& to, int64_t from_opset,

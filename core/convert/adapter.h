@@ -42,6 +42,10 @@ class Node;
 class ModelGraph;
 }  // namespace ir
 
+// Whether the node's operator outputs the value of its attribute (Constant, asked by trait: core/
+// names no operator).
+bool declares_attribute_value(const Registry& registry, const ir::Node& node);
+
 // Thrown by AdapterContext::refuse: the node cannot take this step.
 struct AdapterRefusal {
   std::string why;

@@ -269,12 +269,9 @@ void Converter::set_opset(const std::string& domain, int64_t version) {
   o->set_version(version);
 }
 
-// A node whose single output is the value of its attribute (the Constant operator, by trait).
+// A Constant node (by trait), whose one output is a constant value.
 bool is_constant_node(const Registry& registry, const ir::Node& n) {
-  if (n.outputs().size() != 1) return false;
-  const OpDef* def = registry.find(n.domain(), n.op_type());
-  return def && std::any_of(def->versions().begin(), def->versions().end(),
-                            [](const OpVersion& v) { return v.has(Trait::attribute_value); });
+  return n.outputs().size() == 1 && declares_attribute_value(registry, n);
 }
 
 bool is_graph_input(const ir::Graph& g, const std::string& name) {
@@ -844,11 +841,13 @@ void Converter::convert_training_graphs(const onnx::ModelProto& original_header)
       for (const auto& t : g.initializer()) own.insert(t.name());
       for (const auto& vi : state)
         if (!own.count(vi.name())) *g.add_input() = vi;
+      // Inferred on the graph itself, which then moves on to be converted (types are found by
+      // name, so nothing keeps the proto).
+      auto shared = std::make_shared<onnx::ModelProto>(std::move(mini));
       auto types = std::make_shared<InferResult>();
       try {
         DiagSink quiet;
-        *types = infer_model(model_from_proto(std::make_shared<onnx::ModelProto>(mini), "", "."),
-                             {}, quiet);
+        *types = infer_model(model_from_proto(shared, "", "."), {}, quiet);
       } catch (const Error&) {
         // Untyped: a step that needs a type refuses the node, saying so.
       }
@@ -858,7 +857,7 @@ void Converter::convert_training_graphs(const onnx::ModelProto& original_header)
       };
       const std::string where = "training_info[" + std::to_string(i) + "]." +
                                 (algorithm ? "algorithm" : "initialization") + ": ";
-      const auto converted = convert_detached(std::move(mini), options_.targets, where, type_of);
+      const auto converted = convert_detached(std::move(*shared), options_.targets, where, type_of);
       if (!converted) continue;
       *graph.mutable_node() = converted->graph().node();
     }

@@ -65,18 +65,10 @@ bool merge_tensor(const onnx::TypeProto::Tensor& inferred, onnx::TypeProto::Tens
   return changed;
 }
 
-// The record of a name seen from graph g: its own values, then the enclosing graphs'.
-const ValueRecord* lookup(const InferResult& all, const GraphResult& g, const std::string& name) {
-  for (const GraphResult* s = &g; s;
-       s = s->parent >= 0 ? &all.graphs[static_cast<std::size_t>(s->parent)] : nullptr)
-    if (const ValueRecord* v = s->find(name)) return v;
-  return nullptr;
-}
-
 void put_back(onnx::GraphProto& g, std::vector<onnx::ValueInfoProto>& entries,
               const InferResult* all, const GraphResult* result, ValueInfoRefresh& counts) {
   for (auto& vi : entries) {
-    const ValueRecord* r = result ? lookup(*all, *result, vi.name()) : nullptr;
+    const ValueRecord* r = result ? all->find_in_scope(*result, vi.name()).second : nullptr;
     if (result && !r) {
       ++counts.dropped;
       continue;

@@ -87,15 +87,6 @@ class Explainer {
     if (lines_.size() < kMaxLines) lines_.push_back(std::string(2 * depth, ' ') + text);
   }
 
-  // The record of `name` as seen from graph g: its own values, then the enclosing graphs'.
-  std::pair<const GraphResult*, const ValueRecord*> lookup(const GraphResult& g,
-                                                           const std::string& name) const {
-    for (const GraphResult* s = &g; s;
-         s = s->parent >= 0 ? &result_.graphs[static_cast<std::size_t>(s->parent)] : nullptr)
-      if (const auto* v = s->find(name)) return {s, v};
-    return {nullptr, nullptr};
-  }
-
   std::string header(const ValueRecord& v) const {
     std::string s = v.name + ": " + v.type.to_string();
     if (v.values) s += " values " + dims_to_string(*v.values);
@@ -127,7 +118,7 @@ class Explainer {
     // explains them, values asked for in passing (data propagation probes) are not followed.
     std::vector<std::pair<std::size_t, bool>> unclear;  // (input, follow its values)
     for (std::size_t i = 0; i < p.inputs.size(); ++i) {
-      auto [ig, iv] = lookup(g, p.inputs[i]);
+      auto [ig, iv] = result_.find_in_scope(g, p.inputs[i]);
       if (!iv) continue;
       if (!is_fully_known(iv->type))
         unclear.emplace_back(i, false);
@@ -157,7 +148,7 @@ class Explainer {
   }
 
   void follow(const GraphResult& g, const std::string& name, int depth, bool want_values) {
-    auto [ig, iv] = lookup(g, name);
+    auto [ig, iv] = result_.find_in_scope(g, name);
     if (!iv) return line(depth, quoted_name(name) + ": not defined");
     if (want_values && values_known(*iv)) return;
     value(*ig, *iv, depth, want_values);

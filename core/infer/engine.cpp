@@ -30,6 +30,14 @@ const GraphResult* InferResult::graph_of(const onnx::GraphProto* g) const {
   return nullptr;
 }
 
+std::pair<const GraphResult*, const ValueRecord*> InferResult::find_in_scope(
+    const GraphResult& g, const std::string& name) const {
+  for (const GraphResult* s = &g; s;
+       s = s->parent >= 0 ? &graphs[static_cast<std::size_t>(s->parent)] : nullptr)
+    if (const ValueRecord* v = s->find(name)) return {s, v};
+  return {nullptr, nullptr};
+}
+
 const ValueRecord* InferResult::find(const std::string& name) const {
   for (const auto& g : graphs)
     if (const auto* v = g.find(name)) return v;

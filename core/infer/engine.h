@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/diag/diagnostic.h"
@@ -97,6 +98,10 @@ struct InferResult {
   const GraphResult* graph_of(const onnx::GraphProto* g) const;
   // A value of the main graph, else of the first graph that defines the name.
   const ValueRecord* find(const std::string& name) const;
+  // A value as graph g sees it: g's own, else its enclosing graphs' (nearest first); with the
+  // graph that defines it. {nullptr, nullptr} when no scope does.
+  std::pair<const GraphResult*, const ValueRecord*> find_in_scope(const GraphResult& g,
+                                                                  const std::string& name) const;
 };
 
 // Infers the whole model. Findings go to sink; throws Error(usage) for bad input_shapes.
