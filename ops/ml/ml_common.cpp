@@ -26,13 +26,11 @@ Features read_features(const KernelContext& ctx, const Tensor& x) {
 }
 
 Post post_from_name(const KernelContext& ctx, const std::string& name) {
-  if (name == "NONE") return Post::none;
-  if (name == "SOFTMAX") return Post::softmax;
-  if (name == "LOGISTIC") return Post::logistic;
-  if (name == "SOFTMAX_ZERO") return Post::softmax_zero;
-  if (name == "PROBIT") return Post::probit;
-  ctx.fail("post_transform must be NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO or PROBIT, got \"" + name +
-           "\"");
+  const int i = name_index(kPostNames, name);
+  if (i < 0)
+    ctx.fail("post_transform must be NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO or PROBIT, got \"" +
+             name + "\"");
+  return static_cast<Post>(i);
 }
 
 Post post_from_int(const KernelContext& ctx, int64_t v) {
@@ -160,14 +158,10 @@ int32_t label_elem(const InferContext& ctx, const char* strings_name) {
 namespace {
 
 Branch branch_from_name(const KernelContext& ctx, const std::string& m) {
-  if (m == "BRANCH_LEQ") return Branch::leq;
-  if (m == "BRANCH_LT") return Branch::lt;
-  if (m == "BRANCH_GTE") return Branch::gte;
-  if (m == "BRANCH_GT") return Branch::gt;
-  if (m == "BRANCH_EQ") return Branch::eq;
-  if (m == "BRANCH_NEQ") return Branch::neq;
   if (m == "LEAF") return Branch::leaf;
-  ctx.fail("unknown node mode " + m);
+  const int i = name_index(kBranchNames, m);
+  if (i < 0) ctx.fail("unknown node mode " + m);
+  return static_cast<Branch>(i);
 }
 
 bool goes_true(const TreeNode& n, double x) {

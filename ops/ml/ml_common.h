@@ -5,8 +5,10 @@
 // evaluation of tree ensembles (TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ops/onnx/misc_common.h"
@@ -25,6 +27,20 @@ Features read_features(const KernelContext& ctx, const Tensor& x);
 // ---- post-transforms ----------------------------------------------------------------------------
 
 enum class Post { none, softmax, logistic, softmax_zero, probit };
+// The legacy operators' names of the transforms, aggregations and branch modes, each at the
+// index TreeEnsemble-5 gives it as an integer (Post, Ensemble::aggregate, Branch).
+inline constexpr std::array<std::string_view, 5> kPostNames = {"NONE", "SOFTMAX", "LOGISTIC",
+                                                               "SOFTMAX_ZERO", "PROBIT"};
+inline constexpr std::array<std::string_view, 4> kAggregateNames = {"AVERAGE", "SUM", "MIN", "MAX"};
+inline constexpr std::array<std::string_view, 6> kBranchNames = {
+    "BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"};
+// The index of `name` in `names`, or -1.
+template <std::size_t N>
+int name_index(const std::array<std::string_view, N>& names, std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<int>(i);
+  return -1;
+}
 Post post_from_name(const KernelContext& ctx, const std::string& name);
 Post post_from_int(const KernelContext& ctx, int64_t v);
 // Applies the transform to one row of scores in place.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "core/types/tensor.h"
 #include "core/types/tensor_proto.h"
 #include "onnx.pb.h"
+#include "ops/ml/ml_common.h"
 
 namespace onnxtool::ops::ml {
 
@@ -38,33 +40,34 @@ std::vector<std::string> strings_of(const AdapterContext& ctx, const char* name)
   return {a->strings().begin(), a->strings().end()};
 }
 
+// A float or double tensor attribute as doubles; empty when absent.
+std::vector<double> tensor_doubles(const AdapterContext& ctx, const std::string& name) {
+  const onnx::AttributeProto* a = ctx.attribute(name);
+  if (!a || !a->has_t()) return {};
+  const Tensor t = tensor_from_proto(a->t());
+  if (t.dtype() == DataType::float64) return {t.data<double>(), t.data<double>() + t.numel()};
+  if (t.dtype() == DataType::float32) return {t.data<float>(), t.data<float>() + t.numel()};
+  ctx.refuse(name + " is neither float nor double");
+}
+
 // A list of floats, or its *_as_tensor twin (double precision), as doubles.
 std::vector<double> doubles_of(const AdapterContext& ctx, const std::string& name) {
   if (auto f = ctx.floats_attribute(name)) return {f->begin(), f->end()};
-  const onnx::AttributeProto* a = ctx.attribute(name + "_as_tensor");
-  if (!a || !a->has_t()) return {};
-  const Tensor t = tensor_from_proto(a->t());
-  std::vector<double> out(static_cast<std::size_t>(t.numel()));
-  if (t.dtype() == DataType::float64)
-    std::copy(t.data<double>(), t.data<double>() + t.numel(), out.begin());
-  else if (t.dtype() == DataType::float32)
-    std::copy(t.data<float>(), t.data<float>() + t.numel(), out.begin());
-  else
-    ctx.refuse(name + "_as_tensor is neither float nor double");
-  return out;
+  return tensor_doubles(ctx, name + "_as_tensor");
 }
 
+template <std::size_t N>
 int64_t code_of(const AdapterContext& ctx, const std::string& value,
-                const std::vector<std::string>& names, const char* what) {
-  auto it = std::find(names.begin(), names.end(), value);
-  if (it == names.end()) ctx.refuse(std::string(what) + " \"" + value + "\" is not one it knows");
-  return it - names.begin();
+                const std::array<std::string_view, N>& names, const char* what) {
+  const int i = name_index(names, value);
+  if (i < 0) ctx.refuse(std::string(what) + " \"" + value + "\" is not one it knows");
+  return i;
 }
 
-const std::vector<std::string> kModes = {"BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE",
-                                         "BRANCH_GT",  "BRANCH_EQ", "BRANCH_NEQ"};
-const std::vector<std::string> kPosts = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
-const std::vector<std::string> kAggregates = {"AVERAGE", "SUM", "MIN", "MAX"};
+std::string name_of(std::span<const std::string_view> names, int64_t code) {
+  return std::string(names[static_cast<std::size_t>(code)]);
+}
+
 constexpr int64_t kAverage = 0, kMin = 2, kMax = 3;
 constexpr int64_t kPostNone = 0, kPostSoftmax = 1, kPostLogistic = 2;
 
@@ -183,9 +186,10 @@ void add_copy(const AdapterContext& ctx, const LegacyTrees& t, std::size_t copy,
     }
     std::map<std::size_t, std::size_t> placed;  // legacy position -> new interior position
     std::vector<std::size_t> stack = {root};
-    placed[root] = add_interior(
-        static_cast<uint8_t>(code_of(ctx, t.modes[root], kModes, "node mode")), t.feature[root],
-        t.values.empty() ? 0 : t.values[root], !t.missing.empty() && t.missing[root] != 0);
+    placed[root] =
+        add_interior(static_cast<uint8_t>(code_of(ctx, t.modes[root], kBranchNames, "node mode")),
+                     t.feature[root], t.values.empty() ? 0 : t.values[root],
+                     !t.missing.empty() && t.missing[root] != 0);
     e.roots.push_back(static_cast<int64_t>(placed[root]));
     while (!stack.empty()) {
       const std::size_t legacy = stack.back();
@@ -202,10 +206,10 @@ void add_copy(const AdapterContext& ctx, const LegacyTrees& t, std::size_t copy,
           if (placed.count(child))
             ctx.refuse("tree " + std::to_string(t.tree[legacy]) +
                        " is not a tree (a node is reached twice)");
-          placed[child] =
-              add_interior(static_cast<uint8_t>(code_of(ctx, t.modes[child], kModes, "node mode")),
-                           t.feature[child], t.values.empty() ? 0 : t.values[child],
-                           !t.missing.empty() && t.missing[child] != 0);
+          placed[child] = add_interior(
+              static_cast<uint8_t>(code_of(ctx, t.modes[child], kBranchNames, "node mode")),
+              t.feature[child], t.values.empty() ? 0 : t.values[child],
+              !t.missing.empty() && t.missing[child] != 0);
           target = static_cast<int64_t>(placed[child]);
           stack.push_back(child);
         }
@@ -334,31 +338,28 @@ void cast_input(AdapterContext& ctx, int elem) {
 }
 
 // Nodes to put after TreeEnsemble, in order; each reads the previous one's output.
-struct Chain {
-  std::vector<onnx::NodeProto> nodes;
-};
+using Chain = std::vector<onnx::NodeProto>;
 
 // The post-transform as an operator on [N, targets] scores; false when there is none.
 bool add_post(AdapterContext& ctx, int64_t post, const std::string& in, const std::string& out,
               Chain& chain) {
   if (post == kPostNone) return false;
   if (post == kPostLogistic) {
-    chain.nodes.push_back(make_node("Sigmoid", {in}, out));
+    chain.push_back(make_node("Sigmoid", {in}, out));
     return true;
   }
   if (post == kPostSoftmax) {
     onnx::NodeProto n = make_node("Softmax", {in}, out);
     set_int(n, "axis", 1);
-    chain.nodes.push_back(std::move(n));
+    chain.push_back(std::move(n));
     return true;
   }
-  ctx.refuse("post_transform " + kPosts[static_cast<std::size_t>(post)] +
+  ctx.refuse("post_transform " + name_of(kPostNames, post) +
              " after base_values has no operator to express it");
 }
 
 void insert_chain(AdapterContext& ctx, Chain& chain) {
-  for (auto it = chain.nodes.rbegin(); it != chain.nodes.rend(); ++it)
-    ctx.insert_after(std::move(*it));
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) ctx.insert_after(std::move(*it));
 }
 
 Ensemble5 translate(AdapterContext& ctx, const LegacyTrees& t, int64_t aggregate) {
@@ -376,23 +377,7 @@ Ensemble5 translate(AdapterContext& ctx, const LegacyTrees& t, int64_t aggregate
   return e;
 }
 
-// TreeEnsemble-5's tensors read back as doubles (splits, weights, members) or bytes (modes).
-std::vector<double> tensor_doubles(const AdapterContext& ctx, const char* name) {
-  const onnx::AttributeProto* a = ctx.attribute(name);
-  if (!a || !a->has_t()) return {};
-  const Tensor t = tensor_from_proto(a->t());
-  std::vector<double> out;
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    if (t.dtype() == DataType::float64)
-      out.push_back(t.data<double>()[i]);
-    else if (t.dtype() == DataType::float32)
-      out.push_back(t.data<float>()[i]);
-    else
-      ctx.refuse(std::string(name) + " is neither float nor double");
-  }
-  return out;
-}
-
+// TreeEnsemble-5's modes, uint8.
 std::vector<uint8_t> tensor_bytes(const AdapterContext& ctx, const char* name) {
   const onnx::AttributeProto* a = ctx.attribute(name);
   if (!a || !a->has_t()) return {};
@@ -488,7 +473,8 @@ void tree_ensemble_to_regressor(AdapterContext& ctx) {
       const auto i = static_cast<std::size_t>(v5);
       const bool miss = !missing.empty() && missing[i] != 0;
       if (modes[i] < kMember) {
-        const int64_t at = out.add(t, next_id++, kModes[modes[i]], features[i], splits[i], miss);
+        const int64_t at =
+            out.add(t, next_id++, name_of(kBranchNames, modes[i]), features[i], splits[i], miss);
         todo.push_back({{at}, true, tids[i], tleaf[i] != 0});
         todo.push_back({{at}, false, fids[i], fleaf[i] != 0});
         return at;
@@ -532,8 +518,8 @@ void tree_ensemble_to_regressor(AdapterContext& ctx) {
         "membership_values", "leaf_targetids", "leaf_weights"})
     ctx.remove_attribute(name);
   ctx.set_op_type("TreeEnsembleRegressor");
-  ctx.set_attribute("aggregate_function", kAggregates[static_cast<std::size_t>(aggregate)]);
-  ctx.set_attribute("post_transform", kPosts[static_cast<std::size_t>(post)]);
+  ctx.set_attribute("aggregate_function", name_of(kAggregateNames, aggregate));
+  ctx.set_attribute("post_transform", name_of(kPostNames, post));
   if (targets) ctx.set_attribute("n_targets", *targets);
   ctx.set_attribute("nodes_treeids", out.tree);
   ctx.set_attribute("nodes_nodeids", out.id);
@@ -574,9 +560,9 @@ void tree_ensemble_to_regressor(AdapterContext& ctx) {
 void regressor_to_tree_ensemble(AdapterContext& ctx) {
   const LegacyTrees t = read_legacy(ctx, "target");
   const int64_t aggregate = code_of(ctx, ctx.string_attribute("aggregate_function").value_or("SUM"),
-                                    kAggregates, "aggregate");
-  const int64_t post =
-      code_of(ctx, ctx.string_attribute("post_transform").value_or("NONE"), kPosts, "transform");
+                                    kAggregateNames, "aggregate");
+  const int64_t post = code_of(ctx, ctx.string_attribute("post_transform").value_or("NONE"),
+                               kPostNames, "transform");
   const int64_t targets = std::max(ctx.int_attribute("n_targets").value_or(1), t.max_target + 1);
   std::vector<double> base = doubles_of(ctx, "base_values");
   if (!base.empty() && static_cast<int64_t>(base.size()) != targets)
@@ -597,7 +583,7 @@ void regressor_to_tree_ensemble(AdapterContext& ctx) {
     const std::string with_base = ctx.fresh_name(y + "_with_base");
     const std::string base_name =
         ctx.add_constant(ctx.name_base() + "_base_values", real_tensor(ctx, elem, base, "base"));
-    chain.nodes.push_back(make_node("Add", {cur, base_name}, with_base));
+    chain.push_back(make_node("Add", {cur, base_name}, with_base));
     cur = with_base;
     const std::string posted = ctx.fresh_name(y + "_transformed");
     if (add_post(ctx, post, cur, posted, chain)) cur = posted;
@@ -605,13 +591,13 @@ void regressor_to_tree_ensemble(AdapterContext& ctx) {
   if (cast_out) {
     onnx::NodeProto n = make_node("Cast", {cur}, y);
     set_int(n, "to", kFloat);
-    chain.nodes.push_back(std::move(n));
+    chain.push_back(std::move(n));
   } else if (chained) {
-    chain.nodes.back().set_output(0, y);
+    chain.back().set_output(0, y);
   }
   write_ensemble(ctx, e, elem, targets, aggregate, has_base ? kPostNone : post);
   if (chained) {
-    ctx.rename_output(0, chain.nodes.front().input(0));
+    ctx.rename_output(0, chain.front().input(0));
     insert_chain(ctx, chain);
   }
   ctx.describe("TreeEnsembleRegressor -> TreeEnsemble (" + std::to_string(e.roots.size()) +
@@ -634,8 +620,8 @@ void classifier_to_tree_ensemble(AdapterContext& ctx) {
     ctx.refuse(
         "the binary form (one weighted class, the other's score derived from it) has no "
         "TreeEnsemble equivalent");
-  const int64_t post =
-      code_of(ctx, ctx.string_attribute("post_transform").value_or("NONE"), kPosts, "transform");
+  const int64_t post = code_of(ctx, ctx.string_attribute("post_transform").value_or("NONE"),
+                               kPostNames, "transform");
   std::vector<double> base = doubles_of(ctx, "base_values");
   if (static_cast<int64_t>(base.size()) > classes)
     ctx.refuse("base_values has more values than there are classes");
@@ -658,7 +644,7 @@ void classifier_to_tree_ensemble(AdapterContext& ctx) {
     const std::string with_base = ctx.fresh_name(ctx.name_base() + "_with_base");
     const std::string base_name =
         ctx.add_constant(ctx.name_base() + "_base_values", real_tensor(ctx, elem, base, "base"));
-    chain.nodes.push_back(make_node("Add", {cur, base_name}, with_base));
+    chain.push_back(make_node("Add", {cur, base_name}, with_base));
     cur = with_base;
   }
   // The label: the class with the highest score (the first of equals), before the transform.
@@ -666,9 +652,9 @@ void classifier_to_tree_ensemble(AdapterContext& ctx) {
   onnx::NodeProto argmax = make_node("ArgMax", {cur}, best);
   set_int(argmax, "axis", 1);
   set_int(argmax, "keepdims", 0);
-  chain.nodes.push_back(std::move(argmax));
+  chain.push_back(std::move(argmax));
   const std::string label_name = ctx.add_constant(ctx.name_base() + "_labels", labels);
-  chain.nodes.push_back(make_node("Gather", {label_name, best}, y));
+  chain.push_back(make_node("Gather", {label_name, best}, y));
   if (want_scores) {
     const std::string posted = ctx.fresh_name(ctx.name_base() + "_transformed");
     if (add_post(ctx, post, cur, elem == kFloat ? z : posted, chain))
@@ -676,9 +662,9 @@ void classifier_to_tree_ensemble(AdapterContext& ctx) {
     if (elem != kFloat) {
       onnx::NodeProto n = make_node("Cast", {cur}, z);
       set_int(n, "to", kFloat);
-      chain.nodes.push_back(std::move(n));
+      chain.push_back(std::move(n));
     } else if (cur != z) {
-      chain.nodes.push_back(make_node("Identity", {cur}, z));
+      chain.push_back(make_node("Identity", {cur}, z));
     }
   }
   write_ensemble(ctx, e, elem, classes, 1, kPostNone);

@@ -17,11 +17,9 @@ void infer_tree_ensemble_regressor(InferContext& ctx) {
 
 int aggregate_code(const KernelContext& ctx) {
   const std::string a = ctx.attrs().get_string("aggregate_function", "SUM");
-  if (a == "AVERAGE") return 0;
-  if (a == "SUM") return 1;
-  if (a == "MIN") return 2;
-  if (a == "MAX") return 3;
-  ctx.fail("aggregate_function must be SUM, AVERAGE, MIN or MAX, got \"" + a + "\"");
+  const int i = ml::name_index(ml::kAggregateNames, a);
+  if (i < 0) ctx.fail("aggregate_function must be SUM, AVERAGE, MIN or MAX, got \"" + a + "\"");
+  return i;
 }
 
 void tree_ensemble_regressor_kernel(KernelContext& ctx) {
