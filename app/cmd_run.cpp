@@ -47,7 +47,7 @@ struct RunOptions {
   std::string output_dir, npz, expect, data_dir;
   double rtol = 1e-3, atol = 1e-7;
   int bench = 0, warmup = 3;
-  bool profile = false, no_fold = false;
+  bool profile = false, no_fold = false, no_fuse = false;
   std::vector<std::string> disabled_passes;
   std::size_t top = 10;
 };
@@ -441,6 +441,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   SessionOptions so;
   so.threads = g.threads;
   so.fold_constants = !opt.no_fold;
+  so.fuse = !opt.no_fuse;
   so.disabled_passes = opt.disabled_passes;
   so.profile = opt.profile;
   Session session(model, so);
@@ -531,6 +532,8 @@ Command add_run(CLI::App& app, GlobalOptions&) {
                     "directory holding external data (default: the model's directory)");
   c.app->add_flag("--no-fold", opt->no_fold,
                   "do not fold constant subgraphs at load (--disable-pass fold-constants)");
+  c.app->add_flag("--no-fuse", opt->no_fuse,
+                  "do not rewrite the graph for speed (fusions: results differ by rounding)");
   c.app
       ->add_option("--disable-pass", opt->disabled_passes,
                    "leave out an executor pass (repeatable): " + pass_list())

@@ -13,6 +13,7 @@
 
 #include "core/exec/blas.h"
 #include "core/exec/passes/fold_constants.h"
+#include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
@@ -127,7 +128,7 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 // ---- the executor's passes ----------------------------------------------------------------------
 
 std::vector<std::string> executor_pass_names() {
-  return {exec_detail::FoldConstants::kName};
+  return {exec_detail::FoldConstants::kName, exec_detail::FuseChannelAffine::kName};
 }
 
 namespace {
@@ -136,6 +137,9 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   PassPipeline pipeline;
   pipeline.add(std::make_unique<exec_detail::FoldConstants>(ctx));
   if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
+  // After folding: parameters that constant subgraphs compute are initializers by then.
+  pipeline.add(std::make_unique<exec_detail::FuseChannelAffine>(ctx));
+  if (!options.fuse) pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
   for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
   return pipeline;
 }

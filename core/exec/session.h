@@ -61,6 +61,9 @@ struct SessionOptions {
   int threads = 0;                     // 0: every hardware thread
   const Registry* registry = nullptr;  // nullptr: Registry::standard()
   bool fold_constants = true;          // the same as disabling the pass "fold-constants"
+  // Graph rewrites for speed (the fuse-* passes); off, results are bit-for-bit those of the
+  // graph as written, on, they may differ by float rounding.
+  bool fuse = true;
   // Executor passes to leave out, by name (see executor_pass_names()); an unknown name is a
   // usage Error when the session is made.
   std::vector<std::string> disabled_passes;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -175,24 +176,42 @@ void one_row(const GemmArgs<F>& g, SimdLevel level) {
   }
 }
 
+// The blocked product, also when beta != 0 and k spans several blocks: the blocks keep partial
+// sums in C, so C's old values then wait in a copy and join at the end, as the order says:
+// alpha * acc, then + beta * C.
 template <class F>
-void simd(const GemmArgs<F>& g, SimdLevel level) {
-  if (g.m == 1 && (is_dot_case(g) || !g.trans_b)) return one_row(g, level);
-  if (g.beta == F(0) || g.k <= detail::kKc) return blocked(to_call(g), level);
-  // The blocks keep partial sums in C, so C's old values wait in a copy and join at the end,
-  // as the order says: alpha * acc, then + beta * C.
-  std::vector<F> sums(static_cast<std::size_t>(g.m * g.n));
-  GemmArgs<F> plain = g;
+void blocked_any_beta(const detail::Call<F>& c, SimdLevel level) {
+  if (c.beta == F(0) || c.k <= detail::kKc) return blocked(c, level);
+  std::vector<F> sums(static_cast<std::size_t>(c.m * c.n));
+  detail::Call<F> plain = c;
   plain.alpha = F(1);
   plain.beta = F(0);
   plain.c = sums.data();
-  plain.ldc = g.n;
-  blocked(to_call(plain), level);
-  for (int64_t i = 0; i < g.m; ++i)
-    for (int64_t j = 0; j < g.n; ++j) {
-      F* c = g.c + i * g.ldc + j;
-      *c = finish(sums[static_cast<std::size_t>(i * g.n + j)], g.alpha, g.beta, c);
+  plain.ldc = c.n;
+  blocked(plain, level);
+  for (int64_t i = 0; i < c.m; ++i)
+    for (int64_t j = 0; j < c.n; ++j) {
+      F* out = c.c + i * c.ldc + j;
+      *out = finish(sums[static_cast<std::size_t>(i * c.n + j)], c.alpha, c.beta, out);
     }
+}
+
+template <class F>
+void simd(const GemmArgs<F>& g, SimdLevel level) {
+  if (g.m == 1 && (is_dot_case(g) || !g.trans_b)) return one_row(g, level);
+  blocked_any_beta(to_call(g), level);
+}
+
+template <class F>
+void pack_all_a(const detail::Call<F>& c, SimdLevel level, F* out) {
+  if (level == SimdLevel::avx512)
+    detail::pack_all_a_avx512(c, out);
+  else
+    detail::pack_all_a_avx2(c, out);
+}
+
+int64_t row_align_of(SimdLevel level) {
+  return level == SimdLevel::avx512 ? detail::kMrAvx512 : detail::kMrAvx2;
 }
 
 #endif  // ONNXTOOL_X86_KERNELS
@@ -209,6 +228,61 @@ void dispatch(const GemmArgs<F>& g, SimdLevel level) {
 }
 
 }  // namespace
+
+template <class F>
+PackedA<F>::PackedA(bool trans_a, int64_t m, int64_t k, const F* a, int64_t lda, SimdLevel level)
+    : m_(m), k_(k), level_(level) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (level == SimdLevel::scalar || m < 2 || k <= 0) return;
+  row_align_ = row_align_of(level);
+  data_.resize(static_cast<std::size_t>(padded_rows() * k));
+  GemmArgs<F> g;
+  g.trans_a = trans_a;
+  g.m = m;
+  g.k = k;
+  g.a = a;
+  g.lda = lda;
+  pack_all_a(to_call(g), level, data_.data());
+#else
+  (void)trans_a, (void)a, (void)lda;
+#endif
+}
+
+template class PackedA<float>;
+template class PackedA<double>;
+
+template <class F>
+void packed_product(const PackedGemmArgs<F>& g) {
+  if (g.m <= 0 || g.n <= 0) return;
+  const PackedA<F>& a = *g.a;
+  if (!a.usable() || g.row0 < 0 || g.row0 % a.row_align() != 0 || g.row0 + g.m > a.m())
+    throw std::invalid_argument("gemm_packed: rows outside the packed matrix");
+#if defined(ONNXTOOL_X86_KERNELS)
+  GemmArgs<F> plain;
+  plain.trans_b = g.trans_b;
+  plain.m = g.m;
+  plain.n = g.n;
+  plain.k = a.k();
+  plain.alpha = g.alpha;
+  plain.b = g.b;
+  plain.ldb = g.ldb;
+  plain.beta = g.beta;
+  plain.c = g.c;
+  plain.ldc = g.ldc;
+  detail::Call<F> c = to_call(plain);
+  c.packed_a = a.data();
+  c.packed_rows = a.padded_rows();
+  c.packed_row0 = g.row0;
+  blocked_any_beta(c, a.level());
+#endif
+}
+
+void gemm_packed(const PackedGemmArgs<float>& g) {
+  packed_product(g);
+}
+void gemm_packed(const PackedGemmArgs<double>& g) {
+  packed_product(g);
+}
 
 SimdLevel cpu_simd_level() {
   static const SimdLevel level = detect_cpu();

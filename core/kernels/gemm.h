@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace onnxtool::kernels {
 
@@ -56,6 +57,49 @@ struct GemmArgs {
 // On the calling thread. `level` picks the implementation (all give the same bits).
 void gemm(const GemmArgs<float>& g, SimdLevel level = simd_level());
 void gemm(const GemmArgs<double>& g, SimdLevel level = simd_level());
+
+// op(A) packed once for many products against it (a layer's weights, each input a new B):
+// those products skip packing A and give the same bits as gemm() would. It holds its own copy.
+template <class F>
+class PackedA {
+ public:
+  // Not usable() where there is no packed path: the scalar level, m < 2 or k == 0.
+  PackedA() = default;
+  PackedA(bool trans_a, int64_t m, int64_t k, const F* a, int64_t lda,
+          SimdLevel level = simd_level());
+  bool usable() const { return !data_.empty(); }
+  int64_t m() const { return m_; }
+  int64_t k() const { return k_; }
+  SimdLevel level() const { return level_; }
+  // Row blocks of a product must start at a multiple of this (the register tile's rows).
+  int64_t row_align() const { return row_align_; }
+  const F* data() const { return data_.data(); }
+  // m rounded up to row_align(): the stride between k blocks (see core/kernels/gemm_arch.h).
+  int64_t padded_rows() const { return (m_ + row_align_ - 1) / row_align_ * row_align_; }
+
+ private:
+  int64_t m_ = 0, k_ = 0, row_align_ = 1;
+  SimdLevel level_ = SimdLevel::scalar;
+  std::vector<F> data_;
+};
+
+// Rows [row0, row0 + m) of C = alpha * A op(B) + beta * C with A packed (row0 a multiple of
+// a.row_align()); B is k x n as op(B), C holds those rows only (row stride ldc).
+template <class F>
+struct PackedGemmArgs {
+  const PackedA<F>* a = nullptr;
+  int64_t row0 = 0, m = 0, n = 0;
+  bool trans_b = false;
+  F alpha = 1;
+  const F* b = nullptr;
+  int64_t ldb = 0;
+  F beta = 0;
+  F* c = nullptr;
+  int64_t ldc = 0;
+};
+
+void gemm_packed(const PackedGemmArgs<float>& g);
+void gemm_packed(const PackedGemmArgs<double>& g);
 
 // The scalar definition of the order above, for tests.
 void reference_gemm(const GemmArgs<float>& g);

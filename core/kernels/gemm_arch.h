@@ -15,6 +15,9 @@ constexpr int64_t kKc = 256;
 // variant's blocks of A (MC x kKc) and B (kKc x NC).
 constexpr int64_t kPackAElems = 128 * kKc;
 constexpr int64_t kPackBElems = kKc * 512;
+// Rows of the register tile (and of one packed panel of A) per variant.
+constexpr int64_t kMrAvx2 = 6;
+constexpr int64_t kMrAvx512 = 8;
 
 template <class F>
 struct Call {
@@ -30,6 +33,12 @@ struct Call {
   int64_t ldc;
   F* pack_a;  // kPackAElems
   F* pack_b;  // kPackBElems
+  // op(A) packed beforehand (see pack_all_a), or null: then each call packs its blocks itself.
+  // The panel of rows [r, r + MR) of k block [p, p + kc) is at packed_a + p * packed_rows +
+  // r * kc; this product's row 0 is the packed matrix's row packed_row0 (a multiple of MR).
+  const F* packed_a = nullptr;
+  int64_t packed_rows = 0;
+  int64_t packed_row0 = 0;
 };
 
 // The blocked product for m >= 1 in the canonical order. Needs k <= kKc or beta == 0 (the
@@ -38,6 +47,13 @@ void blocked_avx2(const Call<float>& g);
 void blocked_avx2(const Call<double>& g);
 void blocked_avx512(const Call<float>& g);
 void blocked_avx512(const Call<double>& g);
+
+// All of op(A) (g.m x g.k) into `out` in the layout Call::packed_a describes, packed_rows
+// being g.m rounded up to the variant's MR (zero rows below g.m).
+void pack_all_a_avx2(const Call<float>& g, float* out);
+void pack_all_a_avx2(const Call<double>& g, double* out);
+void pack_all_a_avx512(const Call<float>& g, float* out);
+void pack_all_a_avx512(const Call<double>& g, double* out);
 
 // One row of C, B not transposed: c[j] in the canonical order, streaming B's rows once.
 // x is op(A)'s row, contiguous (the driver gathers a strided one).

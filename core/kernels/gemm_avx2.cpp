@@ -41,10 +41,16 @@ struct VecF64 {
 
 // 6 rows x 2 vectors: 12 accumulators, 2 for B and 1 broadcast fill the 16 registers.
 void blocked_avx2(const Call<float>& g) {
-  Blocked<VecF32, 6, 2>::run(g);
+  Blocked<VecF32, kMrAvx2, 2>::run(g);
 }
 void blocked_avx2(const Call<double>& g) {
-  Blocked<VecF64, 6, 2>::run(g);
+  Blocked<VecF64, kMrAvx2, 2>::run(g);
+}
+void pack_all_a_avx2(const Call<float>& g, float* out) {
+  Blocked<VecF32, kMrAvx2, 2>::pack_all_a(g, out);
+}
+void pack_all_a_avx2(const Call<double>& g, double* out) {
+  Blocked<VecF64, kMrAvx2, 2>::pack_all_a(g, out);
 }
 void row_avx2(const Call<float>& g, const float* x) {
   row_product<VecF32>(g, x);

@@ -41,10 +41,16 @@ struct VecF64 {
 
 // 8 rows x 2 vectors: 16 accumulators of the 32 registers, enough to cover the fma latency.
 void blocked_avx512(const Call<float>& g) {
-  Blocked<VecF32, 8, 2>::run(g);
+  Blocked<VecF32, kMrAvx512, 2>::run(g);
 }
 void blocked_avx512(const Call<double>& g) {
-  Blocked<VecF64, 8, 2>::run(g);
+  Blocked<VecF64, kMrAvx512, 2>::run(g);
+}
+void pack_all_a_avx512(const Call<float>& g, float* out) {
+  Blocked<VecF32, kMrAvx512, 2>::pack_all_a(g, out);
+}
+void pack_all_a_avx512(const Call<double>& g, double* out) {
+  Blocked<VecF64, kMrAvx512, 2>::pack_all_a(g, out);
 }
 void row_avx512(const Call<float>& g, const float* x) {
   row_product<VecF32>(g, x);

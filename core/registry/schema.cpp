@@ -370,6 +370,16 @@ VersionRange& VersionRange::trait(Trait t) {
   return *this;
 }
 
+VersionRange& VersionRange::channel_affine(const ChannelAffineFn& f) {
+  for (auto* v : versions_) v->channel_affine = f;
+  return *this;
+}
+
+VersionRange& VersionRange::absorb_channel_affine(const AbsorbChannelAffineFn& f) {
+  for (auto* v : versions_) v->absorb_channel_affine = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

@@ -128,6 +128,13 @@ struct PreparedKernel {
   KernelFn run;
 };
 using AdapterFn = std::function<void(AdapterContext&)>;
+// Fusion hooks (core/registry/fusion.h): false when the node does not qualify here.
+struct ChannelAffine;
+struct FusionNode;
+struct ReplacedInputs;
+using ChannelAffineFn = std::function<bool(const FusionNode&, ChannelAffine&)>;
+using AbsorbChannelAffineFn =
+    std::function<bool(const FusionNode&, const ChannelAffine&, ReplacedInputs&)>;
 
 inline constexpr int kUnbounded = INT_MAX;
 
@@ -186,6 +193,13 @@ struct OpVersion {
   // Why a step has no adapter because none can exist (the converter refuses every node that
   // needs it, with this reason); empty otherwise.
   std::string upgrade_refusal, downgrade_refusal;
+
+  // DESIGN: what the executor's fusion passes ask an operator (core/registry/fusion.h), set in
+  // its own file. channel_affine: the node is y = scale[c] * x + shift[c] per channel of its
+  // input 0, given its constant inputs. absorb_channel_affine: the node's output channel c is
+  // linear in its constant weights; gives the weights that compute scale[c] * y + shift[c].
+  ChannelAffineFn channel_affine;
+  AbsorbChannelAffineFn absorb_channel_affine;
 
   const AttrDef* find_attribute(const std::string& attr) const;
   const TypeConstraint* find_constraint(const std::string& constraint) const;
@@ -258,6 +272,8 @@ class VersionRange {
   VersionRange& kernel(const KernelFn& f);
   VersionRange& kernel(const PreparedKernel& k);
   VersionRange& trait(Trait t);
+  VersionRange& channel_affine(const ChannelAffineFn& f);
+  VersionRange& absorb_channel_affine(const AbsorbChannelAffineFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

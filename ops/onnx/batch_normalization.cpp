@@ -12,6 +12,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
@@ -159,6 +160,28 @@ BatchNormState prepare_batch_norm(PrepareContext& ctx) {
   if (sc.size() == n && b.size() == n && mean.size() == n && var.size() == n)
     affine_from(sc, b, mean, var, st.eps, st.a, st.shift);
   return st;
+}
+
+// For the executor's fusion (core/registry/fusion.h): y = a * x + shift per channel when the
+// node normalises with constant statistics (inference, per channel) and writes Y alone.
+bool batch_norm_channel_affine(const FusionNode& n, ChannelAffine& out) {
+  const int since = n.schema.since;
+  if (per_activation(since, n.attrs) || n.constants.size() != 5 || n.writes_other_outputs)
+    return false;
+  if (since >= 14 && n.attrs.get_int("training_mode", 0) != 0) return false;
+  std::vector<double> stats[4];
+  for (std::size_t i = 1; i < 5; ++i) {
+    const Tensor* t = n.constants[i];
+    if (!t || t->rank() != 1 || !is_float(t->dtype()) || t->numel() != n.constants[1]->numel())
+      return false;
+    auto& v = stats[i - 1];
+    v.resize(static_cast<std::size_t>(t->numel()));
+    for (int64_t k = 0; k < t->numel(); ++k)
+      v[static_cast<std::size_t>(k)] = nn::element_as_double(*t, k);
+  }
+  affine_from(stats[0], stats[1], stats[2], stats[3], n.attrs.get_float("epsilon", 1e-5f),
+              out.scale, out.shift);
+  return true;
 }
 
 void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
@@ -360,7 +383,10 @@ void define_BatchNormalization(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_batch_norm).kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel));
+  op.all()
+      .infer(infer_batch_norm)
+      .kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel))
+      .channel_affine(batch_norm_channel_affine);
   op.at(6).upgrade(convert::drop_attribute("consumed_inputs")).downgrade(bn_consumed_inputs_back);
   op.at(7).upgrade(bn_drop_is_test).downgrade(bn_is_test_from_outputs);
   op.at(9)

@@ -9,8 +9,10 @@
 // product on X itself; a depthwise convolution (one input channel per group) runs directly.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/onnx/nn_reference.h"
 #include "ops/op.h"
@@ -152,6 +154,36 @@ void im2col(const Window& w, const F* xg, int64_t c0, int64_t c1, int64_t p0, in
 
 // ---- the three paths -------------------------------------------------------------------------
 
+// W as the products read it: the group's rows of W, and, when W is a constant, the same rows
+// packed at planning (one PackedA per group), which the products then use instead.
+template <class F>
+struct Weights {
+  const F* w = nullptr;
+  const std::vector<kernels::PackedA<F>>* packed = nullptr;
+};
+
+// Y_g[:, cols] (+)= W_g x B: B is kdim x len (row stride ldb), Y's rows are ldy apart. On the
+// node's threads when `ctx` is given, else on the calling thread.
+template <class F>
+void group_product(const KernelContext* ctx, const Weights<F>& w, int64_t grp, int64_t mg,
+                   int64_t kdim, int64_t len, const F* b, int64_t ldb, F beta, F* y, int64_t ldy) {
+  if constexpr (std::is_same_v<F, float>) {
+    if (w.packed) {
+      const kernels::PackedA<float>& a = (*w.packed)[static_cast<std::size_t>(grp)];
+      if (ctx)
+        blas::sgemm_packed(*ctx, a, false, len, 1.0f, b, ldb, beta, y, ldy);
+      else
+        blas::sgemm_packed(a, false, len, 1.0f, b, ldb, beta, y, ldy);
+      return;
+    }
+  }
+  const F* wg = w.w + grp * mg * kdim;
+  if (ctx)
+    nn::gemm<F>(*ctx, false, false, mg, len, kdim, F(1), wg, kdim, b, ldb, beta, y, ldy);
+  else
+    nn::gemm<F>(false, false, mg, len, kdim, F(1), wg, kdim, b, ldb, beta, y, ldy);
+}
+
 // Sets rows [0, rows) x columns [p0, p1) of y (row stride ld) to the bias, or leaves them
 // for a GEMM with beta 0. Returns the beta to use.
 template <class F>
@@ -206,20 +238,16 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 
 // 1x1, no padding, stride 1: Y_g = W_g x X_g directly.
 template <class F>
-void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
-                    const F* b, F* y) {
+void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
+                    const Weights<F>& w, const F* b, F* y) {
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t hw = g.window.out_size();
   auto one = [&](int64_t item, bool parallel_gemm) {
     const int64_t n = item / g.group, grp = item % g.group;
     F* yg = y + (n * g.out_channels + grp * mg) * hw;
     const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, 0, hw, yg, hw);
-    const F* wg = w + grp * mg * cg;
     const F* xg = x + (n * g.in_channels + grp * cg) * hw;
-    if (parallel_gemm)
-      nn::gemm<F>(ctx, false, false, mg, hw, cg, F(1), wg, cg, xg, hw, beta, yg, hw);
-    else
-      nn::gemm<F>(false, false, mg, hw, cg, F(1), wg, cg, xg, hw, beta, yg, hw);
+    group_product(parallel_gemm ? &ctx : nullptr, w, grp, mg, cg, hw, xg, hw, beta, yg, hw);
   };
   const int64_t items = g.batch * g.group;
   if (items >= 2 * ctx.threads()) {
@@ -237,7 +265,7 @@ constexpr int64_t kColTileBytes = int64_t{1} << 20;
 constexpr int64_t kMinTile = 64;
 
 template <class F>
-void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
+void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Weights<F>& w,
                  const F* b, F* y) {
   const Window& win = g.window;
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
@@ -264,11 +292,7 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
     else
       im2col(win, xg, 0, cg, p0, p1, col, len);
     const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, p0, p1, yg, ohw);
-    const F* wg = w + grp * mg * kdim;
-    if (parallel)
-      nn::gemm<F>(ctx, false, false, mg, len, kdim, F(1), wg, kdim, col, len, beta, yg + p0, ohw);
-    else
-      nn::gemm<F>(false, false, mg, len, kdim, F(1), wg, kdim, col, len, beta, yg + p0, ohw);
+    group_product(parallel ? &ctx : nullptr, w, grp, mg, kdim, len, col, len, beta, yg + p0, ohw);
   };
   if (items * tiles >= threads && tile >= kMinTile / 2) {
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
@@ -285,11 +309,15 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   for (int64_t item = 0; item < items; ++item) run_tile(item, 0, ohw, col.data(), threads > 1);
 }
 
+bool is_depthwise(const ConvGeometry& g) {
+  return g.in_channels / g.group == 1 && g.group > 1 && g.window.rank() <= 2;
+}
+
 template <class F>
-void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
+void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Weights<F>& w,
                   const F* b, F* y) {
-  if (g.in_channels / g.group == 1 && g.group > 1 && g.window.rank() <= 2)
-    conv_depthwise(ctx, g, x, w, b, y);
+  if (is_depthwise(g))
+    conv_depthwise(ctx, g, x, w.w, b, y);
   else if (g.window.is_pointwise())
     conv_pointwise(ctx, g, x, w, b, y);
   else
@@ -306,6 +334,8 @@ struct ConvState {
   // float16/bfloat16 W and B given as constants, converted to float32 at planning.
   std::optional<Tensor> w32, b32;
   nn::ShapePlan<ConvGeometry> geometry;
+  // A constant float W packed for the products, one matrix per group (empty: not packed).
+  std::vector<kernels::PackedA<float>> packed_w;
 };
 
 ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape& x,
@@ -331,6 +361,53 @@ ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape&
   return g;
 }
 
+// Packs a constant W once, so that no run packs it again (each tile of each run did). Only
+// float W (given as float, or converted at planning) whose products run on onnxtool's SIMD
+// kernels, and not for depthwise convolutions, which do not multiply matrices.
+void pack_weights(const PrepareContext& ctx, ConvState& s) {
+  const Tensor* w = ctx.constant_tensor(1);
+  if (s.w32) w = &*s.w32;
+  if (!w || w->dtype() != DataType::float32 || w->rank() < 3 || !blas::packed_products()) return;
+  const Shape& ws = w->shape();
+  const int64_t m = ws[0], group = s.group;
+  if (group <= 0 || m % group != 0 || (ws[1] == 1 && group > 1 && ws.size() <= 4)) return;
+  const int64_t mg = m / group, kdim = w->numel() / std::max<int64_t>(m, 1);
+  if (mg < 2 || kdim <= 0) return;
+  const float* data = w->data<float>();
+  for (int64_t grp = 0; grp < group; ++grp)
+    s.packed_w.emplace_back(false, mg, kdim, data + grp * mg * kdim, kdim);
+}
+
+// For the executor's fusion (core/registry/fusion.h): a per-channel y' = scale[c] * y +
+// shift[c] after the convolution, folded into a constant float W (each output channel's
+// filter scaled) and B (scaled and shifted; made when there was none). Rounded once, to float.
+bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine,
+                                ReplacedInputs& out) {
+  const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  if (!w || w->dtype() != DataType::float32 || w->rank() < 3) return false;
+  const int64_t m = w->shape()[0];
+  if (m <= 0 || static_cast<int64_t>(affine.scale.size()) != m) return false;
+  const bool has_bias = n.input_named.size() > 2 && n.input_named[2];
+  const Tensor* b = has_bias ? n.constants[2] : nullptr;
+  if (has_bias && (!b || b->dtype() != DataType::float32 || b->numel() != m)) return false;
+  const int64_t per_channel = w->numel() / m;
+  Tensor w2(DataType::float32, w->shape());
+  Tensor b2(DataType::float32, {m});
+  const float* src = w->data<float>();
+  float* dst = w2.mutable_data<float>();
+  float* bias = b2.mutable_data<float>();
+  for (int64_t c = 0; c < m; ++c) {
+    const double scale = affine.scale[static_cast<std::size_t>(c)];
+    for (int64_t i = c * per_channel; i < (c + 1) * per_channel; ++i)
+      dst[i] = static_cast<float>(src[i] * scale);
+    const double old = b ? b->data<float>()[c] : 0.0;
+    bias[c] = static_cast<float>(old * scale + affine.shift[static_cast<std::size_t>(c)]);
+  }
+  out.inputs.emplace_back(1, std::move(w2));
+  out.inputs.emplace_back(2, std::move(b2));
+  return true;
+}
+
 ConvState prepare_conv(PrepareContext& ctx) {
   ConvState s;
   s.group = ctx.attrs().get_int("group", 1);
@@ -340,6 +417,7 @@ ConvState prepare_conv(PrepareContext& ctx) {
   s.b32 = nn::prepared_float32(ctx, 2);
   s.geometry.prepare(ctx,
                      [&](const Shape& x, const Shape& w) { return conv_geometry(ctx, s, x, w); });
+  pack_weights(ctx, s);
   return s;
 }
 
@@ -364,7 +442,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   Tensor& y = ctx.output(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
   if (x.dtype() == DataType::float64) {
-    conv_forward<double>(ctx, g, x.data<double>(), w.data<double>(),
+    conv_forward<double>(ctx, g, x.data<double>(), {w.data<double>()},
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());
     return;
   }
@@ -373,14 +451,13 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
+  const Weights<float> weights{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w};
   if (y.dtype() == DataType::float32) {
-    conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
-                        y.mutable_data<float>());
+    conv_forward<float>(ctx, g, x32.data<float>(), weights, bias, y.mutable_data<float>());
     return;
   }
   Tensor y32(DataType::float32, y.shape());
-  conv_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
-                      y32.mutable_data<float>());
+  conv_forward<float>(ctx, g, x32.data<float>(), weights, bias, y32.mutable_data<float>());
   nn::store_float32(y32.data<float>(), y);
 }
 
@@ -473,7 +550,10 @@ void define_Conv(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_conv).kernel(prepared_kernel(prepare_conv, conv_kernel));
+  op.all()
+      .infer(infer_conv)
+      .kernel(prepared_kernel(prepare_conv, conv_kernel))
+      .absorb_channel_affine(conv_absorb_channel_affine);
 }
 
 }  // namespace onnxtool::ops

@@ -198,9 +198,10 @@ TEST_CASE("an executor pass that does not exist is a usage error naming the pass
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::usage);
     CHECK(e.message() ==
-          "no executor pass named \"fuse-everything\"; the passes are fold-constants");
+          "no executor pass named \"fuse-everything\"; the passes are fold-constants, "
+          "fuse-channel-affine");
   }
-  CHECK(executor_pass_names() == std::vector<std::string>{"fold-constants"});
+  CHECK(executor_pass_names() == std::vector<std::string>{"fold-constants", "fuse-channel-affine"});
 }
 
 TEST_CASE("after folding, messages still name a node by its place in the stored model") {

@@ -3,6 +3,7 @@
 // reference's bits, on awkward shapes; identical rows give identical results wherever they sit.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -154,4 +155,97 @@ TEST_CASE("ONNXTOOL_SIMD names the variant; the CPU's best is the default") {
   if (!env) CHECK(kernels::simd_level() == kernels::cpu_simd_level());
   CHECK(std::string(kernels::simd_level_name(SimdLevel::avx512)) == "avx512");
   CHECK(std::string(kernels::simd_level_name(SimdLevel::scalar)) == "scalar");
+}
+
+namespace {
+
+// Products with A packed beforehand, whole and in row blocks, against the reference's bits.
+template <class F>
+void check_packed(bool ta, bool tb, Shape3 s, F alpha, F beta, SimdLevel level) {
+  const int64_t lda = ta ? s.m : s.k, ldb = tb ? s.k : s.n, ldc = s.n + 2;
+  const auto a = random_values<F>(static_cast<std::size_t>(s.m * s.k), 4);
+  const auto b = random_values<F>(static_cast<std::size_t>(s.n * s.k), 5);
+  const auto c0 = random_values<F>(static_cast<std::size_t>(s.m * ldc), 6);
+  GemmArgs<F> g;
+  g.trans_a = ta;
+  g.trans_b = tb;
+  g.m = s.m;
+  g.n = s.n;
+  g.k = s.k;
+  g.alpha = alpha;
+  g.a = a.data();
+  g.lda = lda;
+  g.b = b.data();
+  g.ldb = ldb;
+  g.beta = beta;
+  g.ldc = ldc;
+  auto want = c0;
+  g.c = want.data();
+  kernels::reference_gemm(g);
+
+  const kernels::PackedA<F> packed(ta, s.m, s.k, a.data(), lda, level);
+  REQUIRE(packed.usable());
+  // Whole, then in blocks of one, two and three register tiles of rows.
+  for (int64_t tiles : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{3}}) {
+    const int64_t block = tiles == 0 ? s.m : tiles * packed.row_align();
+    auto got = c0;
+    for (int64_t r = 0; r < s.m; r += block) {
+      kernels::PackedGemmArgs<F> p;
+      p.a = &packed;
+      p.row0 = r;
+      p.m = std::min(block, s.m - r);
+      p.n = s.n;
+      p.trans_b = tb;
+      p.alpha = alpha;
+      p.b = b.data();
+      p.ldb = ldb;
+      p.beta = beta;
+      p.c = got.data() + r * ldc;
+      p.ldc = ldc;
+      kernels::gemm_packed(p);
+    }
+    INFO(kernels::simd_level_name(level), " ta=", ta, " tb=", tb, " m=", s.m, " n=", s.n,
+         " k=", s.k, " block=", block, " beta=", beta);
+    CHECK(same_bits(got, want));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a packed A gives the reference's bits, whole and in row blocks") {
+  const Shape3 shapes[] = {{2, 1, 1},     {7, 33, 16},   {9, 31, 257},
+                           {13, 65, 600}, {64, 49, 576}, {130, 17, 9}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) {
+      CHECK_FALSE(
+          kernels::PackedA<float>(false, 4, 4, std::vector<float>(16).data(), 4, level).usable());
+      continue;
+    }
+    for (const Shape3& s : shapes)
+      for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+          check_packed<float>(ta, tb, s, 1.0f, 0.0f, level);
+          check_packed<float>(ta, tb, s, 0.5f, 1.0f, level);
+          check_packed<double>(ta, tb, s, -1.5, 2.0, level);
+        }
+  }
+}
+
+TEST_CASE("a packed product refuses rows outside the packed matrix") {
+  if (kernels::simd_level() == SimdLevel::scalar) return;
+  std::vector<float> a(64, 1.0f), b(8, 1.0f), c(64, 0.0f);
+  const kernels::PackedA<float> packed(false, 8, 8, a.data(), 8);
+  kernels::PackedGemmArgs<float> p;
+  p.a = &packed;
+  p.row0 = 1;  // not on a tile boundary
+  p.m = 2;
+  p.n = 1;
+  p.b = b.data();
+  p.ldb = 1;
+  p.c = c.data();
+  p.ldc = 1;
+  CHECK_THROWS(kernels::gemm_packed(p));
+  p.row0 = 0;
+  p.m = 9;  // past the last row
+  CHECK_THROWS(kernels::gemm_packed(p));
 }

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+// The executor's fusions (core/exec/passes/fuse_*): what they fold, where they must not, and
+// that the fused graph computes what the graph as written computes, up to float rounding.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/exec/session.h"
+#include "core/model/model.h"
+#include "core/text/parser.h"
+#include "core/types/tensor_proto.h"
+#include "onnx.pb.h"
+#include "tests/ops/test_nn_support.h"
+
+using namespace onnxtool;
+using namespace onnxtool::test::nn;
+
+namespace {
+
+using Constants = std::vector<std::pair<std::string, Tensor>>;
+
+// A model from the textual syntax with float initializers added.
+Model model_of(const std::string& text, const Constants& constants) {
+  auto proto = std::make_shared<onnx::ModelProto>();
+  text::parse_model_text(text, *proto);
+  for (const auto& [name, t] : constants) {
+    onnx::TensorProto* init = proto->mutable_graph()->add_initializer();
+    tensor_to_proto(t, *init);
+    init->set_name(name);
+  }
+  return model_from_proto(proto, "fusion.onnx", {});
+}
+
+Tensor positive(const Shape& shape, uint32_t seed) {
+  return random_tensor(DataType::float32, shape, seed, 0.5, 2.0);
+}
+
+// The batch-norm parameters for c channels: scale, bias, mean, var.
+Constants bn_params(int64_t c, uint32_t seed) {
+  return {{"scale", random_tensor(DataType::float32, {c}, seed)},
+          {"bias", random_tensor(DataType::float32, {c}, seed + 1)},
+          {"mean", random_tensor(DataType::float32, {c}, seed + 2)},
+          {"var", positive({c}, seed + 3)}};
+}
+
+struct Runs {
+  std::vector<Value> fused, unfused;
+  int64_t fused_nodes = 0, unfused_nodes = 0;
+};
+
+Runs run_both(const Model& m, const Tensor& x, int threads = 2) {
+  SessionOptions on;
+  on.threads = threads;
+  SessionOptions off = on;
+  off.fuse = false;
+  Session a(m, on), b(m, off);
+  Runs r;
+  r.fused = a.run({{"x", Value(x)}});
+  r.unfused = b.run({{"x", Value(x)}});
+  r.fused_nodes = a.stats().nodes;
+  r.unfused_nodes = b.stats().nodes;
+  return r;
+}
+
+void check_same_outputs(const Runs& r) {
+  REQUIRE(r.fused.size() == r.unfused.size());
+  for (std::size_t i = 0; i < r.fused.size(); ++i)
+    check_close(r.fused[i].tensor(), r.unfused[i].tensor(), 1e-5, 1e-5);
+}
+
+const char* kConvBnRelu = R"(<ir_version: 8, opset_import: ["" : 15]>
+g (float[1,3,9,9] x) => (float[1,8,9,9] y) {
+  c = Conv <pads = [1, 1, 1, 1]> (x, w, b)
+  n = BatchNormalization <epsilon = 0.001> (c, scale, bias, mean, var)
+  y = Relu (n)
+})";
+
+}  // namespace
+
+TEST_CASE("BatchNormalization after Conv folds into the Conv's weights; same outputs") {
+  Constants k = bn_params(8, 10);
+  k.emplace_back("w", random_tensor(DataType::float32, {8, 3, 3, 3}, 1));
+  k.emplace_back("b", random_tensor(DataType::float32, {8}, 2));
+  const Runs r =
+      run_both(model_of(kConvBnRelu, k), random_tensor(DataType::float32, {1, 3, 9, 9}, 3));
+  CHECK(r.unfused_nodes == 3);
+  CHECK(r.fused_nodes == 2);
+  check_same_outputs(r);
+  // One thread and two give the same bits on the fused graph too.
+  const Runs one =
+      run_both(model_of(kConvBnRelu, k), random_tensor(DataType::float32, {1, 3, 9, 9}, 3), 1);
+  CHECK(values(one.fused[0].tensor()) == values(r.fused[0].tensor()));
+}
+
+TEST_CASE("a Conv without a bias gets one when a BatchNormalization folds into it") {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 9]>
+g (float[2,4,6,6] x) => (float[2,5,6,6] y) {
+  c = Conv (x, w)
+  y = BatchNormalization (c, scale, bias, mean, var)
+})";
+  Constants k = bn_params(5, 20);
+  k.emplace_back("w", random_tensor(DataType::float32, {5, 4, 1, 1}, 4));
+  const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {2, 4, 6, 6}, 5));
+  CHECK(r.fused_nodes == 1);
+  check_same_outputs(r);
+}
+
+TEST_CASE("grouped and depthwise Convs absorb a BatchNormalization too") {
+  for (const char* group : {"2", "8"}) {
+    const std::string text = std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,7,7] x) => (float[1,8,7,7] y) {
+  c = Conv <group = )") + group +
+                             R"(, pads = [1, 1, 1, 1]> (x, w, b)
+  y = BatchNormalization (c, scale, bias, mean, var)
+})";
+    Constants k = bn_params(8, 30);
+    k.emplace_back("w", random_tensor(DataType::float32, {8, 8 / std::stoi(group), 3, 3}, 6));
+    k.emplace_back("b", random_tensor(DataType::float32, {8}, 7));
+    const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 8, 7, 7}, 8));
+    INFO("group ", group);
+    CHECK(r.fused_nodes == 1);
+    check_same_outputs(r);
+  }
+}
+
+TEST_CASE("no fold where the Conv's output is read elsewhere, or the statistics vary") {
+  SUBCASE("the Conv's output is also a graph output") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 15]>
+g (float[1,3,5,5] x) => (float[1,4,5,5] y, float[1,4,5,5] c) {
+  c = Conv (x, w)
+  y = BatchNormalization (c, scale, bias, mean, var)
+})";
+    Constants k = bn_params(4, 40);
+    k.emplace_back("w", random_tensor(DataType::float32, {4, 3, 1, 1}, 9));
+    const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 3, 5, 5}, 1));
+    CHECK(r.fused_nodes == 2);
+    check_same_outputs(r);
+  }
+  SUBCASE("the Conv's output feeds a second node") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 15]>
+g (float[1,3,5,5] x) => (float[1,4,5,5] y) {
+  c = Conv (x, w)
+  n = BatchNormalization (c, scale, bias, mean, var)
+  y = Add (n, c)
+})";
+    Constants k = bn_params(4, 50);
+    k.emplace_back("w", random_tensor(DataType::float32, {4, 3, 1, 1}, 9));
+    const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 3, 5, 5}, 1));
+    CHECK(r.fused_nodes == 3);
+    check_same_outputs(r);
+  }
+  SUBCASE("the mean is an input of the graph") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 15]>
+g (float[1,3,5,5] x, float[4] mean) => (float[1,4,5,5] y) {
+  c = Conv (x, w)
+  y = BatchNormalization (c, scale, bias, mean, var)
+})";
+    Constants k = bn_params(4, 60);
+    k.erase(k.begin() + 2);  // mean
+    k.emplace_back("w", random_tensor(DataType::float32, {4, 3, 1, 1}, 9));
+    SessionOptions on;
+    Session s(model_of(text, k), on);
+    CHECK(s.stats().nodes == 2);
+  }
+  SUBCASE("training mode") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 15]>
+g (float[2,3,5,5] x) => (float[2,4,5,5] y) {
+  c = Conv (x, w)
+  y = BatchNormalization <training_mode = 1> (c, scale, bias, mean, var)
+})";
+    Constants k = bn_params(4, 70);
+    k.emplace_back("w", random_tensor(DataType::float32, {4, 3, 1, 1}, 9));
+    const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {2, 3, 5, 5}, 1));
+    CHECK(r.fused_nodes == 2);
+    check_same_outputs(r);
+  }
+}
+
+TEST_CASE("weights shared by two Convs: each fused Conv gets its own, the other keeps them") {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 15]>
+g (float[1,3,5,5] x) => (float[1,4,5,5] y, float[1,4,5,5] z) {
+  c = Conv (x, w)
+  y = BatchNormalization (c, scale, bias, mean, var)
+  z = Conv (x, w)
+})";
+  Constants k = bn_params(4, 80);
+  k.emplace_back("w", random_tensor(DataType::float32, {4, 3, 1, 1}, 9));
+  const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 3, 5, 5}, 1));
+  CHECK(r.fused_nodes == 2);
+  check_same_outputs(r);
+  // z is the Conv as written: the same bits with and without fusion.
+  CHECK(values(r.fused[1].tensor()) == values(r.unfused[1].tensor()));
+}
