@@ -14,6 +14,7 @@
 #include "core/exec/blas.h"
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
+#include "core/exec/passes/fuse_epilogue.h"
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
@@ -128,7 +129,8 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 // ---- the executor's passes ----------------------------------------------------------------------
 
 std::vector<std::string> executor_pass_names() {
-  return {exec_detail::FoldConstants::kName, exec_detail::FuseChannelAffine::kName};
+  return {exec_detail::FoldConstants::kName, exec_detail::FuseChannelAffine::kName,
+          exec_detail::FuseEpilogue::kName};
 }
 
 namespace {
@@ -139,7 +141,12 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
   // After folding: parameters that constant subgraphs compute are initializers by then.
   pipeline.add(std::make_unique<exec_detail::FuseChannelAffine>(ctx));
-  if (!options.fuse) pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
+  // After folding affine nodes: a Conv, BatchNormalization, Relu chain becomes one Conv.
+  pipeline.add(std::make_unique<exec_detail::FuseEpilogue>(ctx));
+  if (!options.fuse) {
+    pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
+    pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);
+  }
   for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
   return pipeline;
 }

@@ -6,12 +6,18 @@
 // shift[c] from its input 0 (inference-mode BatchNormalization, with constant statistics) folds
 // into the node P producing x when P's output channel c is linear in P's constant weights (Conv):
 // P's weights and bias are rewritten once, at planning, and Q disappears.
+//
+// Epilogues: a node Q that is an element-wise function of its input 0 alone (Relu, LeakyRelu,
+// Clip with constant bounds) folds into the node P producing that input when P's kernel can
+// apply it to its output while that is in cache (Conv): P then carries the epilogue in two
+// attributes of its own (kEpilogueAttribute, read back with epilogue_of), and Q disappears.
 #pragma once
 
 #include <cstddef>
 #include <utility>
 #include <vector>
 
+#include "core/kernels/epilogue.h"
 #include "core/types/tensor.h"
 
 namespace onnxtool {
@@ -40,5 +46,13 @@ struct FusionNode {
 struct ReplacedInputs {
   std::vector<std::pair<std::size_t, Tensor>> inputs;
 };
+
+// The attributes that carry an epilogue on the node that applies it: kind, then lo, hi, alpha.
+// Names no ONNX attribute can clash with.
+inline constexpr const char* kEpilogueKindAttribute = "onnxtool.epilogue";
+inline constexpr const char* kEpilogueParamsAttribute = "onnxtool.epilogue_params";
+
+// The epilogue a fusion gave this node (kind none when it has none, or a malformed one).
+kernels::Epilogue epilogue_of(const AttrView& attrs);
 
 }  // namespace onnxtool

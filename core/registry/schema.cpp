@@ -380,6 +380,16 @@ VersionRange& VersionRange::absorb_channel_affine(const AbsorbChannelAffineFn& f
   return *this;
 }
 
+VersionRange& VersionRange::epilogue(const EpilogueFn& f) {
+  for (auto* v : versions_) v->epilogue = f;
+  return *this;
+}
+
+VersionRange& VersionRange::takes_epilogue(const TakesEpilogueFn& f) {
+  for (auto* v : versions_) v->takes_epilogue = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

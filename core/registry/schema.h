@@ -135,6 +135,11 @@ struct ReplacedInputs;
 using ChannelAffineFn = std::function<bool(const FusionNode&, ChannelAffine&)>;
 using AbsorbChannelAffineFn =
     std::function<bool(const FusionNode&, const ChannelAffine&, ReplacedInputs&)>;
+namespace kernels {
+struct Epilogue;
+}
+using EpilogueFn = std::function<bool(const FusionNode&, kernels::Epilogue&)>;
+using TakesEpilogueFn = std::function<bool(const FusionNode&)>;
 
 inline constexpr int kUnbounded = INT_MAX;
 
@@ -200,6 +205,10 @@ struct OpVersion {
   // linear in its constant weights; gives the weights that compute scale[c] * y + shift[c].
   ChannelAffineFn channel_affine;
   AbsorbChannelAffineFn absorb_channel_affine;
+  // epilogue: the node is an element-wise function of its input 0 that a producer can apply
+  // (gives it). takes_epilogue: the node's kernel applies an epilogue to its output 0.
+  EpilogueFn epilogue;
+  TakesEpilogueFn takes_epilogue;
 
   const AttrDef* find_attribute(const std::string& attr) const;
   const TypeConstraint* find_constraint(const std::string& constraint) const;
@@ -274,6 +283,8 @@ class VersionRange {
   VersionRange& trait(Trait t);
   VersionRange& channel_affine(const ChannelAffineFn& f);
   VersionRange& absorb_channel_affine(const AbsorbChannelAffineFn& f);
+  VersionRange& epilogue(const EpilogueFn& f);
+  VersionRange& takes_epilogue(const TakesEpilogueFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

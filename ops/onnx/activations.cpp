@@ -11,6 +11,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
 #include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
 
@@ -57,6 +58,46 @@ auto relu_fn = [](auto x) {
   using C = decltype(x);
   return x < C{0} ? C{0} : x;  // NaN stays NaN
 };
+
+// ---- epilogues (core/registry/fusion.h): the same arithmetic, applied by a Conv ------------
+
+using kernels::Epilogue;
+
+bool relu_epilogue(const FusionNode&, Epilogue& e) {
+  e.kind = Epilogue::Kind::clamp;
+  e.lo = 0;
+  e.hi = std::numeric_limits<float>::infinity();
+  return true;
+}
+
+bool leaky_relu_epilogue(const FusionNode& n, Epilogue& e) {
+  e.kind = Epilogue::Kind::leaky;
+  e.alpha = n.attrs.get_float("alpha", 0.01f);
+  return true;
+}
+
+// Clip-1 and 6: the bounds are attributes, as prepare_clip_attr reads them.
+bool clip_attr_epilogue(const FusionNode& n, Epilogue& e) {
+  e.kind = Epilogue::Kind::clamp;
+  e.lo = n.attrs.opt_float("min").value_or(-std::numeric_limits<float>::infinity());
+  e.hi = n.attrs.opt_float("max").value_or(std::numeric_limits<float>::infinity());
+  return true;
+}
+
+// Clip-11 on: constant float scalars, or absent (the float range, as clip_input_kernel uses).
+bool clip_input_epilogue(const FusionNode& n, Epilogue& e) {
+  float bounds[2] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
+  for (std::size_t i = 1; i < 3; ++i) {
+    if (i >= n.input_named.size() || !n.input_named[i]) continue;
+    const Tensor* t = n.constants[i];
+    if (!t || t->dtype() != DataType::float32 || t->numel() != 1) return false;
+    bounds[i - 1] = t->data<float>()[0];
+  }
+  e.kind = Epilogue::Kind::clamp;
+  e.lo = bounds[0];
+  e.hi = bounds[1];
+  return true;
+}
 
 auto leaky_relu = [](const AttrView& a) {
   const float alpha = a.get_float("alpha", 0.01f);
@@ -333,6 +374,7 @@ void define_Relu(OpDef& op) {
   op.at(14).function(kReluBody, 18);
   define_activation(op, ew::unary_kernel<decltype(FloatTypes{} | ew::SignedIntTypes{})>(
                             relu_fn, ew::kCheapGrain));
+  op.all().epilogue(relu_epilogue);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -377,6 +419,7 @@ void define_LeakyRelu(OpDef& op) {
   // clang-format on
   op.at(16).function(kLeakyReluBody, 18);
   define_activation(op, float_with(leaky_relu, ew::kCheapGrain));
+  op.all().epilogue(leaky_relu_epilogue);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -1018,6 +1061,8 @@ void define_Clip(OpDef& op) {
   op.at(13).function(kClipBody, 18);
   op.from(1, 6).infer(same_as_input()).kernel(prepared_kernel(prepare_clip_attr, clip_attr_kernel));
   op.from(11).infer(infer_clip).kernel(clip_input_kernel);
+  op.from(1, 6).epilogue(clip_attr_epilogue);
+  op.from(11).epilogue(clip_input_epilogue);
   // Version 6 drops consumed_inputs; 11 takes min and max as inputs.
   op.at(6)
       .upgrade(convert::drop_attribute("consumed_inputs"))

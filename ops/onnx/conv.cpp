@@ -155,11 +155,13 @@ void im2col(const Window& w, const F* xg, int64_t c0, int64_t c1, int64_t p0, in
 // ---- the three paths -------------------------------------------------------------------------
 
 // W as the products read it: the group's rows of W, and, when W is a constant, the same rows
-// packed at planning (one PackedA per group), which the products then use instead.
+// packed at planning (one PackedA per group), which the products then use instead; and the
+// epilogue a fusion gave the node, applied to each block of Y as soon as it is computed.
 template <class F>
 struct Weights {
   const F* w = nullptr;
   const std::vector<kernels::PackedA<F>>* packed = nullptr;
+  kernels::Epilogue epilogue;
 };
 
 // Y_g[:, cols] (+)= W_g x B: B is kdim x len (row stride ldb), Y's rows are ldy apart. On the
@@ -197,7 +199,7 @@ F prefill_bias(const F* b, int64_t rows, int64_t p0, int64_t p1, F* y, int64_t l
 // Spatial rank 1 or 2 (1-D is 2-D with height 1).
 template <class F>
 void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
-                    const F* b, F* y) {
+                    const F* b, const kernels::Epilogue& epilogue, F* y) {
   const Window& win = g.window;
   const bool two = win.rank() == 2;
   const int64_t ih = two ? win.in[0] : 1, iw = win.in[two ? 1 : 0];
@@ -232,6 +234,7 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
               for (int64_t j = first; j < last; ++j) d[j] += wv * s[j * sw];
           }
         }
+      epilogue.apply(dst, oh * ow);
     }
   });
 }
@@ -248,6 +251,7 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
     const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, 0, hw, yg, hw);
     const F* xg = x + (n * g.in_channels + grp * cg) * hw;
     group_product(parallel_gemm ? &ctx : nullptr, w, grp, mg, cg, hw, xg, hw, beta, yg, hw);
+    w.epilogue.apply(yg, mg * hw);
   };
   const int64_t items = g.batch * g.group;
   if (items >= 2 * ctx.threads()) {
@@ -293,6 +297,7 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
       im2col(win, xg, 0, cg, p0, p1, col, len);
     const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, p0, p1, yg, ohw);
     group_product(parallel ? &ctx : nullptr, w, grp, mg, kdim, len, col, len, beta, yg + p0, ohw);
+    w.epilogue.apply(yg, mg, p0, p1, ohw);
   };
   if (items * tiles >= threads && tile >= kMinTile / 2) {
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
@@ -317,7 +322,7 @@ template <class F>
 void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Weights<F>& w,
                   const F* b, F* y) {
   if (is_depthwise(g))
-    conv_depthwise(ctx, g, x, w.w, b, y);
+    conv_depthwise(ctx, g, x, w.w, b, w.epilogue, y);
   else if (g.window.is_pointwise())
     conv_pointwise(ctx, g, x, w, b, y);
   else
@@ -336,6 +341,7 @@ struct ConvState {
   nn::ShapePlan<ConvGeometry> geometry;
   // A constant float W packed for the products, one matrix per group (empty: not packed).
   std::vector<kernels::PackedA<float>> packed_w;
+  kernels::Epilogue epilogue;  // from a fusion (core/exec/passes/fuse_epilogue.h)
 };
 
 ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape& x,
@@ -391,8 +397,8 @@ bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine
   const Tensor* b = has_bias ? n.constants[2] : nullptr;
   if (has_bias && (!b || b->dtype() != DataType::float32 || b->numel() != m)) return false;
   const int64_t per_channel = w->numel() / m;
-  Tensor w2(DataType::float32, w->shape());
-  Tensor b2(DataType::float32, {m});
+  Tensor w2 = Tensor::uninitialized(DataType::float32, w->shape());
+  Tensor b2 = Tensor::uninitialized(DataType::float32, {m});
   const float* src = w->data<float>();
   float* dst = w2.mutable_data<float>();
   float* bias = b2.mutable_data<float>();
@@ -408,6 +414,13 @@ bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine
   return true;
 }
 
+// Epilogues (core/registry/fusion.h) for a constant float32 W: the output is float32 then,
+// and an epilogue on it is the following node's own arithmetic.
+bool conv_takes_epilogue(const FusionNode& n) {
+  const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  return w && w->dtype() == DataType::float32;
+}
+
 ConvState prepare_conv(PrepareContext& ctx) {
   ConvState s;
   s.group = ctx.attrs().get_int("group", 1);
@@ -418,6 +431,7 @@ ConvState prepare_conv(PrepareContext& ctx) {
   s.geometry.prepare(ctx,
                      [&](const Shape& x, const Shape& w) { return conv_geometry(ctx, s, x, w); });
   pack_weights(ctx, s);
+  s.epilogue = epilogue_of(ctx.attrs());
   return s;
 }
 
@@ -439,10 +453,11 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
              std::to_string(g.out_channels) + "]");
   if (x.dtype() != w.dtype() || (b && b->dtype() != x.dtype()))
     ctx.fail("X, W and B must have the same element type");
-  Tensor& y = ctx.output(0, x.dtype(), conv_output_shape(g));
+  // Every path writes every element of Y (the bias, or a product with beta 0, first).
+  Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
   if (x.dtype() == DataType::float64) {
-    conv_forward<double>(ctx, g, x.data<double>(), {w.data<double>()},
+    conv_forward<double>(ctx, g, x.data<double>(), {w.data<double>(), nullptr, s.epilogue},
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());
     return;
   }
@@ -451,7 +466,8 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
-  const Weights<float> weights{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w};
+  const Weights<float> weights{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w,
+                               s.epilogue};
   if (y.dtype() == DataType::float32) {
     conv_forward<float>(ctx, g, x32.data<float>(), weights, bias, y.mutable_data<float>());
     return;
@@ -553,7 +569,8 @@ void define_Conv(OpDef& op) {
   op.all()
       .infer(infer_conv)
       .kernel(prepared_kernel(prepare_conv, conv_kernel))
-      .absorb_channel_affine(conv_absorb_channel_affine);
+      .absorb_channel_affine(conv_absorb_channel_affine)
+      .takes_epilogue(conv_takes_epilogue);
 }
 
 }  // namespace onnxtool::ops

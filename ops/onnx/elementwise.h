@@ -358,7 +358,7 @@ void run_unary_kernel(KernelContext& ctx, const F& f, int64_t grain) {
   dispatch(ctx, x.dtype(), L{}, [&](auto tag) {
     using T = decltype(tag);
     using R = typename Lifted<T, F>::R;
-    Tensor& y = ctx.output(0, data_type_of<R>(), x.shape());
+    Tensor& y = ctx.output_uninitialized(0, data_type_of<R>(), x.shape());
     unary_loop(ctx, cdata<T>(x), mdata<R>(y), x.numel(), lift_unary<T>(f), grain);
   });
 }
@@ -392,7 +392,7 @@ void run_binary(KernelContext& ctx, const Tensor& a, const Tensor& b, const F& f
   const auto [sa, sb] = operand_shapes(ctx, a, b, mode);
   const std::array<const Shape*, 2> shapes{&sa, &sb};
   const Shape out = broadcast_shapes(ctx, shapes);
-  Tensor& y = ctx.output(0, data_type_of<R>(), out);
+  Tensor& y = ctx.output_uninitialized(0, data_type_of<R>(), out);
   const auto g = lift_binary<T>(f);
   if constexpr (std::is_same_v<T, std::string>) {
     binary_reference(out, sa, sb, cdata<T>(a), cdata<T>(b), mdata<R>(y), g);
@@ -432,7 +432,7 @@ template <class T, class G, class Finish>
 void run_variadic(KernelContext& ctx, const std::vector<const Tensor*>& ins, const G& g, Bcast mode,
                   const Finish& finish) {
   const Shape out = variadic_shape(ctx, ins, mode);
-  Tensor& y = ctx.output(0, data_type_of<T>(), out);
+  Tensor& y = ctx.output_uninitialized(0, data_type_of<T>(), out);
   T* r = mdata<T>(y);
   // The first input broadcast into the output, then each further one folded in place.
   const std::array<const Shape*, 1> first{&ins[0]->shape()};

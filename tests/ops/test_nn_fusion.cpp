@@ -87,7 +87,7 @@ TEST_CASE("BatchNormalization after Conv folds into the Conv's weights; same out
   const Runs r =
       run_both(model_of(kConvBnRelu, k), random_tensor(DataType::float32, {1, 3, 9, 9}, 3));
   CHECK(r.unfused_nodes == 3);
-  CHECK(r.fused_nodes == 2);
+  CHECK(r.fused_nodes == 1);  // the Relu too, as the Conv's epilogue
   check_same_outputs(r);
   // One thread and two give the same bits on the fused graph too.
   const Runs one =
@@ -193,4 +193,87 @@ g (float[1,3,5,5] x) => (float[1,4,5,5] y, float[1,4,5,5] z) {
   check_same_outputs(r);
   // z is the Conv as written: the same bits with and without fusion.
   CHECK(values(r.fused[1].tensor()) == values(r.unfused[1].tensor()));
+}
+
+namespace {
+
+// A Conv (3x3 padded, 1x1, or depthwise) followed by `activation` ("Relu (c)", ...), opset 13.
+std::string conv_then(const std::string& conv_attrs, const std::string& activation) {
+  return std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,9,9] x) => (float[1,8,9,9] y) {
+  c = Conv )") +
+         conv_attrs + " (x, w, b)\n  y = " + activation + "\n}";
+}
+
+}  // namespace
+
+TEST_CASE("an activation after a Conv runs in the Conv's kernel, with the same bits") {
+  struct Case {
+    const char* conv;
+    int64_t w_in;  // input channels per group
+    int64_t kernel;
+    const char* activation;
+  };
+  const Case cases[] = {
+      {"<pads = [1, 1, 1, 1]>", 8, 3, "Relu (c)"},
+      {"", 8, 1, "Relu (c)"},
+      {"<group = 8, pads = [1, 1, 1, 1]>", 1, 3, "Relu (c)"},
+      {"<pads = [1, 1, 1, 1]>", 8, 3, "LeakyRelu <alpha = 0.2> (c)"},
+      {"<pads = [1, 1, 1, 1]>", 8, 3, "Clip (c, lo, hi)"},
+      {"<pads = [1, 1, 1, 1]>", 8, 3, "Clip (c, , hi)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.conv, " ", c.activation);
+    Constants k = {{"w", random_tensor(DataType::float32, {8, c.w_in, c.kernel, c.kernel}, 11)},
+                   {"b", random_tensor(DataType::float32, {8}, 12)},
+                   {"lo", Tensor::scalar<float>(-0.25f)},
+                   {"hi", Tensor::scalar<float>(0.5f)}};
+    const Runs r = run_both(model_of(conv_then(c.conv, c.activation), k),
+                            random_tensor(DataType::float32, {1, 8, 9, 9}, 13));
+    CHECK(r.unfused_nodes == 2);
+    CHECK(r.fused_nodes == 1);
+    CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+  }
+}
+
+TEST_CASE("Clip-6's attribute bounds and Conv, BatchNormalization, Relu as one node") {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 9]>
+g (float[1,3,9,9] x) => (float[1,8,9,9] y) {
+  c = Conv <pads = [1, 1, 1, 1]> (x, w, b)
+  n = BatchNormalization (c, scale, bias, mean, var)
+  y = Clip <min = 0.0, max = 6.0> (n)
+})";
+  Constants k = bn_params(8, 90);
+  k.emplace_back("w", random_tensor(DataType::float32, {8, 3, 3, 3}, 1));
+  k.emplace_back("b", random_tensor(DataType::float32, {8}, 2));
+  const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 3, 9, 9}, 3));
+  CHECK(r.unfused_nodes == 3);
+  CHECK(r.fused_nodes == 1);
+  check_same_outputs(r);
+}
+
+TEST_CASE("no epilogue where the Conv's output is read elsewhere or the bounds vary") {
+  SUBCASE("a second reader") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,5,5] x) => (float[1,8,5,5] y) {
+  c = Conv (x, w)
+  r = Relu (c)
+  y = Add (r, c)
+})";
+    const Runs r =
+        run_both(model_of(text, {{"w", random_tensor(DataType::float32, {8, 8, 1, 1}, 4)}}),
+                 random_tensor(DataType::float32, {1, 8, 5, 5}, 5));
+    CHECK(r.fused_nodes == 3);
+    CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+  }
+  SUBCASE("a bound that is an input of the graph") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,5,5] x, float hi) => (float[1,8,5,5] y) {
+  c = Conv (x, w)
+  y = Clip (c, , hi)
+})";
+    SessionOptions on;
+    Session s(model_of(text, {{"w", random_tensor(DataType::float32, {8, 8, 1, 1}, 4)}}), on);
+    CHECK(s.stats().nodes == 2);
+  }
 }

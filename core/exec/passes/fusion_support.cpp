@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/exec/passes/fusion_support.h"
+
+#include <algorithm>
+
+#include "core/exec/planner.h"
+#include "core/ir/graph.h"
+#include "core/registry/attrs.h"
+#include "core/registry/registry.h"
+
+namespace onnxtool::exec_detail {
+
+FusionSupport::Resolved FusionSupport::resolve(const ir::Node& n) const {
+  Resolved r;
+  n.to_proto(r.proto);
+  const OpResolution op = resolve_operator(ctx_.registry, opsets_, &ctx_.functions, r.proto);
+  if (runs_kernel(ctx_, op)) r.schema = op.schema;
+  return r;
+}
+
+// The tensor `name` holds on every run as seen from g (an initializer of g or an enclosing
+// graph, or a main-graph input's default when no run feeds those); nullptr otherwise.
+const Tensor* FusionSupport::constant(const ir::Graph& g, const std::string& name) {
+  if (name.empty()) return nullptr;
+  const auto def = g.resolve(name);
+  if (!def) return nullptr;
+  const ir::Graph& owner = *def->graph;
+  const bool fixed =
+      def->kind == ir::ValueKind::initializer ||
+      (def->kind == ir::ValueKind::graph_input && !owner.parent() && ctx_.defaults_as_constants);
+  const ir::Initializer* init = fixed ? owner.initializer(name) : nullptr;
+  if (!init) return nullptr;
+  const auto key = std::make_pair(&owner, name);
+  if (auto it = values_.find(key); it != values_.end()) return &it->second;
+  try {
+    Value v = initializer_value(ctx_.model, *init, name);
+    if (!v.is_tensor() || !v.tensor().defined()) return nullptr;
+    return &values_.emplace(key, v.tensor()).first->second;
+  } catch (const Error&) {
+    return nullptr;  // a malformed initializer: planning reports it
+  }
+}
+
+FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
+                                   const AttrView& attrs) {
+  FusionNode f{*r.schema, attrs, {}, {}, false};
+  for (const auto& name : n.inputs()) {
+    f.input_named.push_back(!name.empty());
+    f.constants.push_back(constant(g, name));
+  }
+  for (std::size_t i = 1; i < n.outputs().size(); ++i)
+    f.writes_other_outputs = f.writes_other_outputs || !n.outputs()[i].empty();
+  return f;
+}
+
+ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& value,
+                                           const ir::Node& reader) const {
+  int output = 0;
+  ir::Node* p = g.producer(value, &output);
+  if (!p || output != 0 || p->outputs().size() != 1) return nullptr;
+  const auto& uses = g.uses(value);
+  if (uses.size() != 1 || uses.front().node != &reader) return nullptr;
+  for (const auto& out : g.outputs())
+    if (out.name() == value) return nullptr;
+  for (const ir::Node* n : g.node_list())
+    for (const auto& sub : n->subgraphs()) {
+      const auto refs = sub.graph->outer_references();
+      if (std::find(refs.begin(), refs.end(), value) != refs.end()) return nullptr;
+    }
+  return p;
+}
+
+void FusionSupport::drop_if_unread(ir::Graph& g, const std::string& name) {
+  if (name.empty() || !g.initializer(name) || g.is_used(name)) return;
+  for (const auto& in : g.inputs())
+    if (in.name() == name) return;  // an input's default stays with its input
+  (void)g.remove_initializer(name);
+}
+
+}  // namespace onnxtool::exec_detail

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// An element-wise function that a kernel applies to its output while that is still in cache (a
+// fused epilogue), in place of the node that followed it (core/exec/passes/fuse_epilogue.h).
+// Each kind is the arithmetic of the operators it stands for, element by element, so a fused
+// result has the bits the two nodes give one after the other.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels {
+
+struct Epilogue {
+  enum class Kind : int64_t {
+    none = 0,
+    // y = x < lo ? lo : x, then y > hi ? hi : y (NaN stays NaN): a clip, and with lo = 0, hi =
+    // +infinity a rectifier.
+    clamp = 1,
+    // y = x < 0 ? alpha * x : x
+    leaky = 2,
+  };
+  Kind kind = Kind::none;
+  float lo = 0, hi = 0, alpha = 0;
+
+  explicit operator bool() const { return kind != Kind::none; }
+
+  template <class F>
+  void apply(F* p, int64_t n) const {
+    switch (kind) {
+      case Kind::clamp: {
+        const F l = static_cast<F>(lo), h = static_cast<F>(hi);
+        for (int64_t i = 0; i < n; ++i) {
+          const F y = p[i] < l ? l : p[i];
+          p[i] = y > h ? h : y;
+        }
+        return;
+      }
+      case Kind::leaky: {
+        const F a = static_cast<F>(alpha);
+        for (int64_t i = 0; i < n; ++i) p[i] = p[i] < F(0) ? a * p[i] : p[i];
+        return;
+      }
+      case Kind::none:
+        return;
+    }
+  }
+  // Rows [0, rows) x columns [c0, c1) of a row-major matrix with row stride ld.
+  template <class F>
+  void apply(F* p, int64_t rows, int64_t c0, int64_t c1, int64_t ld) const {
+    if (kind == Kind::none) return;
+    for (int64_t r = 0; r < rows; ++r) apply(p + r * ld + c0, c1 - c0);
+  }
+};
+
+}  // namespace onnxtool::kernels

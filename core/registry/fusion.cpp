@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/registry/fusion.h"
+
+#include "core/registry/attrs.h"
+
+namespace onnxtool {
+
+kernels::Epilogue epilogue_of(const AttrView& attrs) {
+  kernels::Epilogue e;
+  if (!attrs.has(kEpilogueKindAttribute)) return e;
+  const int64_t kind = attrs.get_int(kEpilogueKindAttribute, 0);
+  const std::vector<float> params = attrs.get_floats(kEpilogueParamsAttribute, {});
+  if (params.size() != 3) return e;
+  if (kind != static_cast<int64_t>(kernels::Epilogue::Kind::clamp) &&
+      kind != static_cast<int64_t>(kernels::Epilogue::Kind::leaky))
+    return e;
+  e.kind = static_cast<kernels::Epilogue::Kind>(kind);
+  e.lo = params[0];
+  e.hi = params[1];
+  e.alpha = params[2];
+  return e;
+}
+
+}  // namespace onnxtool
