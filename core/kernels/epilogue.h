@@ -43,12 +43,6 @@ struct Epilogue {
         return;
     }
   }
-  // Rows [0, rows) x columns [c0, c1) of a row-major matrix with row stride ld.
-  template <class F>
-  void apply(F* p, int64_t rows, int64_t c0, int64_t c1, int64_t ld) const {
-    if (kind == Kind::none) return;
-    for (int64_t r = 0; r < rows; ++r) apply(p + r * ld + c0, c1 - c0);
-  }
 };
 
 }  // namespace onnxtool::kernels

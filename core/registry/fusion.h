@@ -3,7 +3,8 @@
 // those passes rewrite a graph without naming an operator.
 //
 // Channel-affine folding: a node Q that computes y[:, c, ...] = scale[c] * x[:, c, ...] +
-// shift[c] from its input 0 (inference-mode BatchNormalization, with constant statistics) folds
+// shift[c] from its input 0 (inference-mode BatchNormalization with constant statistics; Mul,
+// Add or Sub by a constant that varies along the channel axis at most) folds
 // into the node P producing x when P's output channel c is linear in P's constant weights (Conv):
 // P's weights and bias are rewritten once, at planning, and Q disappears.
 //
@@ -26,8 +27,14 @@ struct OpVersion;
 class AttrView;
 
 // y[:, c, ...] = scale[c] * x[:, c, ...] + shift[c], in double (the folding rounds once).
+// scale and shift have one entry per channel, or one for all of them.
 struct ChannelAffine {
   std::vector<double> scale, shift;
+  // Where the channel is: 0, axis 1 of x whatever its rank (BatchNormalization); k > 0, axis -k
+  // of x (a broadcast constant's only axis longer than 1, counted from the end).
+  int64_t axis_from_end = 0;
+  // The rank of that broadcast constant (it must not exceed x's, or y would gain axes).
+  int64_t operand_rank = 0;
 };
 
 // A node as a fusion hook sees it: its attributes (with the schema's defaults), which inputs it

@@ -193,7 +193,7 @@ void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
   b.s = st.spatial ? x.shape()[1] : nn::product(x.shape(), 1, x.shape().size());
   b.inner = st.spatial ? nn::product(x.shape(), 2, x.shape().size()) : 1;
   if (!st.a.empty() && static_cast<int64_t>(st.a.size()) == b.s) {
-    Tensor& y = ctx.output(0, x.dtype(), x.shape());
+    Tensor& y = ctx.output_uninitialized(0, x.dtype(), x.shape());
     nn::visit_float(ctx, x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       apply_affine(ctx, b, st.a, st.shift, x.data<T>(), y.mutable_data<T>());
@@ -203,7 +203,7 @@ void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
   const double eps = st.eps, momentum = st.momentum;
   const std::vector<double> scale = param(ctx, 1, b.s, "scale"), bias = param(ctx, 2, b.s, "B");
   std::vector<double> mean = param(ctx, 3, b.s, "mean"), var = param(ctx, 4, b.s, "var");
-  Tensor& y = ctx.output(0, x.dtype(), x.shape());
+  Tensor& y = ctx.output_uninitialized(0, x.dtype(), x.shape());
   const bool train = st.train;
   std::vector<double> batch_mean(mean.size()), batch_var(var.size());
   if (train)

@@ -12,6 +12,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
 #include "ops/onnx/elementwise.h"
 
 namespace onnxtool::ops {
@@ -20,6 +21,53 @@ namespace {
 
 using ew::Bcast;
 using ew::NumericTypes;
+
+// ---- channel-affine fusion (core/registry/fusion.h) ------------------------------------------
+
+// x op B for a constant float B that is 1 along every axis but at most one: its values, and
+// where that axis is (counted from the end; 0 when B is one value for all).
+bool per_channel_operand(const FusionNode& n, ChannelAffine& out, std::vector<double>& values) {
+  if (n.constants.size() != 2 || n.constants[0] || !n.constants[1]) return false;
+  const Tensor& b = *n.constants[1];
+  if (!is_float(b.dtype()) || b.numel() == 0) return false;
+  int64_t axis = -1;
+  for (int64_t i = 0; i < b.rank(); ++i) {
+    if (b.shape()[static_cast<std::size_t>(i)] == 1) continue;
+    if (axis >= 0) return false;
+    axis = i;
+  }
+  out.operand_rank = b.rank();
+  out.axis_from_end = axis < 0 ? 0 : b.rank() - axis;
+  values.resize(static_cast<std::size_t>(b.numel()));
+  visit_type(b.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_narrow_float_v<T>) {
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = to_float(b.data<T>()[i]);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = b.data<T>()[i];
+    }
+  });
+  return true;
+}
+
+// x + s * B: Add (s = 1) and Sub (s = -1).
+template <int Sign>
+bool shift_channel_affine(const FusionNode& n, ChannelAffine& out) {
+  std::vector<double> b;
+  if (!per_channel_operand(n, out, b)) return false;
+  out.scale = {1.0};
+  out.shift = std::move(b);
+  for (double& v : out.shift) v *= Sign;
+  return true;
+}
+
+bool scale_channel_affine(const FusionNode& n, ChannelAffine& out) {
+  std::vector<double> b;
+  if (!per_channel_operand(n, out, b)) return false;
+  out.scale = std::move(b);
+  out.shift = {0.0};
+  return true;
+}
 
 // Two-input arithmetic: legacy broadcasting through opset 6, numpy's from 7, one kernel.
 template <class L, class F>
@@ -267,6 +315,7 @@ void define_Add(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, add_fn, broadcast_elementwise('+'));
+  op.from(7).channel_affine(shift_channel_affine<1>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -311,6 +360,7 @@ void define_Sub(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, sub_fn, broadcast_elementwise('-'));
+  op.from(7).channel_affine(shift_channel_affine<-1>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -355,6 +405,7 @@ void define_Mul(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_arith<NumericTypes>(op, mul_fn, broadcast_elementwise('*'));
+  op.from(7).channel_affine(scale_channel_affine);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 

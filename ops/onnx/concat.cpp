@@ -93,7 +93,7 @@ void concat_kernel(KernelContext& ctx) {
                shape_to_string(first.shape()));
     out[axis] += x.shape()[axis];
   }
-  Tensor& y = ctx.output(0, first.dtype(), out);
+  Tensor& y = ctx.output_uninitialized(0, first.dtype(), out);
   const int64_t outer = shape_product(out, 0, axis), inner = shape_product(out, axis + 1);
   const int64_t row = out[axis] * inner;
   int64_t at = 0;

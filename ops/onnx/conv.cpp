@@ -164,8 +164,8 @@ struct Weights {
   kernels::Epilogue epilogue;
 };
 
-// Y_g[:, cols] (+)= W_g x B: B is kdim x len (row stride ldb), Y's rows are ldy apart. On the
-// node's threads when `ctx` is given, else on the calling thread.
+// Y_g[:, cols] = W_g x B (+ beta Y): B is kdim x len (row stride ldb), Y's rows are ldy apart. On
+// the node's threads when `ctx` is given, else on the calling thread.
 template <class F>
 void group_product(const KernelContext* ctx, const Weights<F>& w, int64_t grp, int64_t mg,
                    int64_t kdim, int64_t len, const F* b, int64_t ldb, F beta, F* y, int64_t ldy) {
@@ -186,13 +186,21 @@ void group_product(const KernelContext* ctx, const Weights<F>& w, int64_t grp, i
     nn::gemm<F>(false, false, mg, len, kdim, F(1), wg, kdim, b, ldb, beta, y, ldy);
 }
 
-// Sets rows [0, rows) x columns [p0, p1) of y (row stride ld) to the bias, or leaves them
-// for a GEMM with beta 0. Returns the beta to use.
+// After a product with beta 0, rows [0, rows) x columns [p0, p1) of y (row stride ld): adds
+// the bias and applies the epilogue, one row at a time while it is in cache. acc + b[m] is what
+// the product would give with C prefilled with the bias and beta 1 (the same bits), without
+// the copy of C that such a product needs when k spans several blocks.
 template <class F>
-F prefill_bias(const F* b, int64_t rows, int64_t p0, int64_t p1, F* y, int64_t ld) {
-  if (!b) return F(0);
-  for (int64_t m = 0; m < rows; ++m) std::fill(y + m * ld + p0, y + m * ld + p1, b[m]);
-  return F(1);
+void finish_rows(const F* b, const kernels::Epilogue& epilogue, int64_t rows, int64_t p0,
+                 int64_t p1, F* y, int64_t ld) {
+  for (int64_t m = 0; m < rows; ++m) {
+    F* row = y + m * ld + p0;
+    if (b) {
+      const F bias = b[m];
+      for (int64_t j = 0; j < p1 - p0; ++j) row[j] += bias;
+    }
+    epilogue.apply(row, p1 - p0);
+  }
 }
 
 // One input channel per group: each output plane is a weighted sum of shifted input planes.
@@ -248,10 +256,9 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
   auto one = [&](int64_t item, bool parallel_gemm) {
     const int64_t n = item / g.group, grp = item % g.group;
     F* yg = y + (n * g.out_channels + grp * mg) * hw;
-    const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, 0, hw, yg, hw);
     const F* xg = x + (n * g.in_channels + grp * cg) * hw;
-    group_product(parallel_gemm ? &ctx : nullptr, w, grp, mg, cg, hw, xg, hw, beta, yg, hw);
-    w.epilogue.apply(yg, mg * hw);
+    group_product(parallel_gemm ? &ctx : nullptr, w, grp, mg, cg, hw, xg, hw, F(0), yg, hw);
+    finish_rows(b ? b + grp * mg : nullptr, w.epilogue, mg, 0, hw, yg, hw);
   };
   const int64_t items = g.batch * g.group;
   if (items >= 2 * ctx.threads()) {
@@ -295,9 +302,8 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
                        [&](int64_t c0, int64_t c1) { im2col(win, xg, c0, c1, p0, p1, col, len); });
     else
       im2col(win, xg, 0, cg, p0, p1, col, len);
-    const F beta = prefill_bias(b ? b + grp * mg : nullptr, mg, p0, p1, yg, ohw);
-    group_product(parallel ? &ctx : nullptr, w, grp, mg, kdim, len, col, len, beta, yg + p0, ohw);
-    w.epilogue.apply(yg, mg, p0, p1, ohw);
+    group_product(parallel ? &ctx : nullptr, w, grp, mg, kdim, len, col, len, F(0), yg + p0, ohw);
+    finish_rows(b ? b + grp * mg : nullptr, w.epilogue, mg, p0, p1, yg, ohw);
   };
   if (items * tiles >= threads && tile >= kMinTile / 2) {
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
@@ -391,23 +397,31 @@ bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine
                                 ReplacedInputs& out) {
   const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
   if (!w || w->dtype() != DataType::float32 || w->rank() < 3) return false;
-  const int64_t m = w->shape()[0];
-  if (m <= 0 || static_cast<int64_t>(affine.scale.size()) != m) return false;
+  const int64_t m = w->shape()[0], rank = w->rank();  // Y's rank is W's
+  if (affine.operand_rank > rank) return false;
+  if (affine.axis_from_end != 0 && affine.axis_from_end != rank - 1) return false;
+  const auto per_channel = [m](const std::vector<double>& v) {
+    return static_cast<int64_t>(v.size()) == m || v.size() == 1;
+  };
+  if (m <= 0 || !per_channel(affine.scale) || !per_channel(affine.shift)) return false;
+  const auto at = [](const std::vector<double>& v, int64_t c) {
+    return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(c)];
+  };
   const bool has_bias = n.input_named.size() > 2 && n.input_named[2];
   const Tensor* b = has_bias ? n.constants[2] : nullptr;
   if (has_bias && (!b || b->dtype() != DataType::float32 || b->numel() != m)) return false;
-  const int64_t per_channel = w->numel() / m;
+  const int64_t per_filter = w->numel() / m;
   Tensor w2 = Tensor::uninitialized(DataType::float32, w->shape());
   Tensor b2 = Tensor::uninitialized(DataType::float32, {m});
   const float* src = w->data<float>();
   float* dst = w2.mutable_data<float>();
   float* bias = b2.mutable_data<float>();
   for (int64_t c = 0; c < m; ++c) {
-    const double scale = affine.scale[static_cast<std::size_t>(c)];
-    for (int64_t i = c * per_channel; i < (c + 1) * per_channel; ++i)
+    const double scale = at(affine.scale, c);
+    for (int64_t i = c * per_filter; i < (c + 1) * per_filter; ++i)
       dst[i] = static_cast<float>(src[i] * scale);
     const double old = b ? b->data<float>()[c] : 0.0;
-    bias[c] = static_cast<float>(old * scale + affine.shift[static_cast<std::size_t>(c)]);
+    bias[c] = static_cast<float>(old * scale + at(affine.shift, c));
   }
   out.inputs.emplace_back(1, std::move(w2));
   out.inputs.emplace_back(2, std::move(b2));
@@ -453,7 +467,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
              std::to_string(g.out_channels) + "]");
   if (x.dtype() != w.dtype() || (b && b->dtype() != x.dtype()))
     ctx.fail("X, W and B must have the same element type");
-  // Every path writes every element of Y (the bias, or a product with beta 0, first).
+  // Every path writes every element of Y (a product with beta 0, or the bias, first).
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
   if (x.dtype() == DataType::float64) {

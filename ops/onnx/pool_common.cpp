@@ -258,7 +258,7 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   job.column_major = s.column_major;
   Shape shape{x.shape()[0], x.shape()[1]};
   shape.insert(shape.end(), win.out.begin(), win.out.end());
-  Tensor& y = ctx.output(0, x.dtype(), shape);
+  Tensor& y = ctx.output_uninitialized(0, x.dtype(), shape);
   if (kind == PoolKind::max && ctx.num_outputs() > 1 && ctx.has_output(1))
     job.indices = ctx.output(1, DataType::int64, shape).mutable_data<int64_t>();
   if (y.numel() == 0) return;
@@ -305,7 +305,7 @@ void global_pool_kernel(KernelContext& ctx, const GlobalPoolState& s, PoolKind k
     ctx.fail("X has shape " + shape_to_string(x.shape()) + "; expected [N, C, D1, ...]");
   Shape shape = x.shape();
   for (std::size_t i = 2; i < shape.size(); ++i) shape[i] = 1;
-  Tensor& y = ctx.output(0, x.dtype(), shape);
+  Tensor& y = ctx.output_uninitialized(0, x.dtype(), shape);
   const int64_t planes = shape[0] * shape[1];
   const int64_t size = product(x.shape(), 2, x.shape().size());
   if (planes == 0) return;

@@ -67,7 +67,7 @@ void transpose_kernel(KernelContext& ctx) {
     ctx.set_output(0, Value(x.reshaped(out_shape)));
     return;
   }
-  Tensor& y = ctx.output(0, x.dtype(), out_shape);
+  Tensor& y = ctx.output_uninitialized(0, x.dtype(), out_shape);
   strided_copy(x, from, y, Layout{0, contiguous_strides(out_shape)}, out_shape, &ctx);
 }
 

@@ -277,3 +277,40 @@ g (float[1,8,5,5] x, float hi) => (float[1,8,5,5] y) {
     CHECK(s.stats().nodes == 2);
   }
 }
+
+TEST_CASE("Mul, Add and Sub by per-channel constants fold into the Conv before them") {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,3,6,6] x) => (float[1,4,6,6] y) {
+  c = Conv (x, w)
+  m = Mul (c, s)
+  a = Add (m, t)
+  u = Sub (a, h)
+  y = Relu (u)
+})";
+  const Constants k = {{"w", random_tensor(DataType::float32, {4, 3, 1, 1}, 1)},
+                       {"s", random_tensor(DataType::float32, {4, 1, 1}, 2)},
+                       {"t", random_tensor(DataType::float32, {1, 4, 1, 1}, 3)},
+                       {"h", Tensor::scalar<float>(0.25f)}};
+  const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 3, 6, 6}, 4));
+  CHECK(r.unfused_nodes == 5);
+  CHECK(r.fused_nodes == 1);
+  check_same_outputs(r);
+}
+
+TEST_CASE("no fold for constants along another axis, or that would add axes") {
+  // Along the last axis (width), or rank 5 against a rank-4 output (broadcasting adds an axis).
+  for (const char* shape : {"[6]", "[1,1,4,1,1]"}) {
+    INFO(shape);
+    const std::string text = std::string(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,3,6,6] x) => (y) {
+  c = Conv (x, w)
+  y = Mul (c, s)
+})");
+    const Shape s = std::string(shape) == "[6]" ? Shape{6} : Shape{1, 1, 4, 1, 1};
+    const Constants k = {{"w", random_tensor(DataType::float32, {4, 3, 1, 1}, 1)},
+                         {"s", random_tensor(DataType::float32, s, 2)}};
+    const Runs r = run_both(model_of(text, k), random_tensor(DataType::float32, {1, 3, 6, 6}, 4));
+    CHECK(r.fused_nodes == 2);
+    CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+  }
+}
