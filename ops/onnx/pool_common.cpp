@@ -16,7 +16,7 @@ namespace {
 // AveragePool divides by with count_include_pad; windows that ceil_mode lets run past the end
 // padding do not count the overhang).
 struct AxisWindows {
-  int64_t in = 1, out = 1, dilation = 1;
+  int64_t in = 1, out = 1, dilation = 1, stride = 1, kernel = 1;
   std::vector<int64_t> start, lo, hi, padded;
 };
 
@@ -31,6 +31,8 @@ AxisWindows axis_windows(const Window& w, std::size_t a) {
   aw.in = w.in[a];
   aw.out = w.out[a];
   aw.dilation = w.dilation[a];
+  aw.stride = w.stride[a];
+  aw.kernel = w.kernel[a];
   for (int64_t o = 0; o < aw.out; ++o) {
     const int64_t start = o * w.stride[a] - w.pad_begin[a];
     const int64_t lo =
@@ -108,8 +110,10 @@ void max_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
 
 // MaxPool without the Indices output: no argmax to track, so the window loop is a plain running
 // maximum (the first element seeds it, so a leading NaN stays, as in max_plane).
+// Output columns [skip_first, skip_last) are left alone (the row loops below computed them).
 template <class T>
-void max_plane_values(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+void max_plane_values(const PlaneJob& job, int64_t plane, const T* x, T* y, int64_t skip_first = 0,
+                      int64_t skip_last = 0) {
   using A = acc_t<T>;
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
   const T* src = x + plane * d.in * h.in * w.in;
@@ -117,6 +121,7 @@ void max_plane_values(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   for (int64_t od = 0; od < d.out; ++od)
     for (int64_t oh = 0; oh < h.out; ++oh)
       for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
+        if (ow >= skip_first && ow < skip_last) continue;
         A best = -std::numeric_limits<A>::infinity();
         bool seeded = false;
         for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
@@ -139,8 +144,92 @@ void max_plane_values(const PlaneJob& job, int64_t plane, const T* x, T* y) {
       }
 }
 
+// ---- 2-D planes, row by row -------------------------------------------------------------------
+// One output row at a time: each window row is folded into a row of running values for all the
+// output columns whose window lies inside the input along the width (the others go through
+// `edge`). Every output still takes its window's elements in the order of the loops of
+// max_plane_values and sum_plane (window row, then column), so the results have the same bits;
+// the inner loop runs along the output columns and vectorises.
+
+// The output columns whose window is whole along the width: [first, last).
+std::pair<int64_t, int64_t> whole_columns(const AxisWindows& w) {
+  int64_t first = 0, last = w.out;
+  while (first < last && (w.lo[first] != 0 || w.hi[first] != w.kernel)) ++first;
+  while (last > first && (w.lo[last - 1] != 0 || w.hi[last - 1] != w.kernel)) --last;
+  for (int64_t o = first; o < last; ++o)
+    if (w.lo[o] != 0 || w.hi[o] != w.kernel) return {0, 0};
+  return {first, last};
+}
+
+// fold(acc, v, first) over window rows [h.lo, h.hi) of output row oh into acc[first, last).
+template <class T, class A, class Fold>
+void fold_rows(const AxisWindows& h, const AxisWindows& w, int64_t oh, const T* src, int64_t first,
+               int64_t last, A* acc, const Fold& fold) {
+  bool seed = true;
+  for (int64_t kh = h.lo[oh]; kh < h.hi[oh]; ++kh) {
+    const T* row = src + (h.start[oh] + kh * h.dilation) * w.in;
+    for (int64_t kw = 0; kw < w.kernel; ++kw, seed = false) {
+      const T* base = row + w.start[first] + kw * w.dilation;
+      A* out = acc + first;
+      const int64_t n = last - first, step = w.stride;
+      if (step == 1) {
+        for (int64_t o = 0; o < n; ++o) out[o] = fold(out[o], load<T>(base[o]), seed);
+      } else {
+        for (int64_t o = 0; o < n; ++o) out[o] = fold(out[o], load<T>(base[o * step]), seed);
+      }
+    }
+  }
+}
+
 template <class T>
-void sum_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+  using A = acc_t<T>;
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const auto [first, last] = whole_columns(w);
+  if (d.out != 1 || d.in != 1 || last - first < 8) return false;
+  const T* src = x + plane * h.in * w.in;
+  thread_local std::vector<A> acc;
+  acc.resize(static_cast<std::size_t>(w.out));
+  for (int64_t oh = 0; oh < h.out; ++oh) {
+    T* out = y + (plane * h.out + oh) * w.out;
+    if (h.lo[oh] == h.hi[oh]) {
+      std::fill(acc.begin() + first, acc.begin() + last, -std::numeric_limits<A>::infinity());
+    } else {
+      fold_rows(h, w, oh, src, first, last, acc.data(),
+                [](A best, A v, bool seed) { return seed ? v : (v > best ? v : best); });
+    }
+    for (int64_t o = first; o < last; ++o) out[o] = store<T>(acc[static_cast<std::size_t>(o)]);
+  }
+  return true;
+}
+
+template <class T>
+bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
+  using A = acc_t<T>;
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const auto [first, last] = whole_columns(w);
+  if (job.options.kind != PoolKind::average || d.out != 1 || d.in != 1 || last - first < 8)
+    return false;
+  const T* src = x + plane * h.in * w.in;
+  thread_local std::vector<A> acc;
+  acc.resize(static_cast<std::size_t>(w.out));
+  for (int64_t oh = 0; oh < h.out; ++oh) {
+    T* out = y + (plane * h.out + oh) * w.out;
+    std::fill(acc.begin() + first, acc.begin() + last, A(0));
+    fold_rows(h, w, oh, src, first, last, acc.data(), [](A sum, A v, bool) { return sum + v; });
+    for (int64_t o = first; o < last; ++o) {
+      const int64_t count = job.options.count_include_pad
+                                ? d.padded[0] * h.padded[oh] * w.padded[o]
+                                : (h.hi[oh] - h.lo[oh]) * (w.hi[o] - w.lo[o]);
+      out[o] = store<T>(acc[static_cast<std::size_t>(o)] / static_cast<A>(count));
+    }
+  }
+  return true;
+}
+
+template <class T>
+void sum_plane(const PlaneJob& job, int64_t plane, const T* x, T* y, int64_t skip_first = 0,
+               int64_t skip_last = 0) {
   using A = acc_t<T>;
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
   const T* src = x + plane * d.in * h.in * w.in;
@@ -150,6 +239,7 @@ void sum_plane(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   for (int64_t od = 0; od < d.out; ++od)
     for (int64_t oh = 0; oh < h.out; ++oh)
       for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
+        if (ow >= skip_first && ow < skip_last) continue;
         A sum = 0;
         for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
           const int64_t id = d.start[od] + kd * d.dilation;
@@ -181,12 +271,21 @@ void pool_direct(const KernelContext& ctx, const Window& win, const PlaneJob& jo
   const int64_t work = win.out_size() * win.kernel_size();
   ctx.parallel_for(planes, grain_for(work), [&](int64_t lo, int64_t hi) {
     for (int64_t plane = lo; plane < hi; ++plane) {
-      if (job.options.kind == PoolKind::max && job.indices)
+      if (job.options.kind == PoolKind::max && job.indices) {
         max_plane(job, plane, x, y);
-      else if (job.options.kind == PoolKind::max)
-        max_plane_values(job, plane, x, y);
-      else
-        sum_plane(job, plane, x, y);
+      } else if (job.options.kind == PoolKind::max) {
+        const auto [first, last] = whole_columns(job.g->axis[2]);
+        if (max_plane_rows(job, plane, x, y))
+          max_plane_values(job, plane, x, y, first, last);
+        else
+          max_plane_values(job, plane, x, y);
+      } else {
+        const auto [first, last] = whole_columns(job.g->axis[2]);
+        if (sum_plane_rows(job, plane, x, y))
+          sum_plane(job, plane, x, y, first, last);
+        else
+          sum_plane(job, plane, x, y);
+      }
     }
   });
 }

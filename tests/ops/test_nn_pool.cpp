@@ -88,6 +88,11 @@ const std::vector<PoolCase>& pool_cases() {
       {{1, 2, 11}, {4}, {3}, {2, 1}},
       {{1, 1, 4, 5, 6}, {2, 3, 2}, {2, 1, 2}, {0, 1, 1, 1, 0, 0}, {1, 2, 1}},
       {{1, 1, 3, 4, 4, 3}, {2, 2, 2, 2}, {1, 2, 1, 1}},  // 4 spatial dims: the general path
+      // Wide enough for the row-by-row loops (at least 8 whole windows along the width).
+      {{1, 3, 12, 40}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{2, 2, 15, 45}, {3, 3}, {2, 2}, {0, 0, 1, 1}, {}, true},
+      {{1, 2, 9, 50}, {2, 3}, {1, 2}, {1, 0, 0, 2}, {2, 2}},
+      {{1, 2, 60}, {5}, {2}, {2, 2}},
   };
   return cases;
 }
