@@ -24,7 +24,7 @@ struct TestOptions {
   std::vector<std::string> dirs;
   std::string filter;
   double rtol = 1e-3, atol = 1e-7;
-  bool in_process = false;
+  bool in_process = false, no_fuse = false;
   double timeout = 300;
 };
 
@@ -78,6 +78,7 @@ int run_test(const TestOptions& opt, const GlobalOptions& g, Io& io) {
   bo.tolerance = {opt.rtol, opt.atol};
   bo.threads = g.threads;
   bo.isolate = !opt.in_process;
+  bo.fuse = !opt.no_fuse;
   bo.timeout_seconds = opt.timeout;
   const bool progress = io.err_is_terminal && !g.json && !g.quiet;
   std::size_t passed = 0;
@@ -114,6 +115,8 @@ Command add_test(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--atol", opt->atol, "absolute tolerance for floating-point outputs (1e-7)");
   c.app->add_option("--timeout", opt->timeout, "seconds a test may take (default 300)")
       ->check(CLI::PositiveNumber);
+  c.app->add_flag("--no-fuse", opt->no_fuse,
+                  "run the graphs as written (no fusions: results differ by rounding)");
   c.app->add_flag("--in-process", opt->in_process,
                   "run tests in this process (default: one child process each, so a crash "
                   "fails only its test)");

@@ -9,7 +9,7 @@ _onnxtool() {
     check) local opts='--help -h --strict --max-errors --verify-data --full --data-dir' ;;
     info) local opts='--help -h --data-dir --top' ;;
     run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --rtol --atol --bench --warmup --profile --top --data-dir --no-fold --no-fuse --disable-pass' ;;
-    test) local opts='--help -h --filter --rtol --atol --timeout --in-process' ;;
+    test) local opts='--help -h --filter --rtol --atol --timeout --no-fuse --in-process' ;;
     shape-infer) local opts='--help -h --in-place --strict --dim --input-shape --explain --data-dir' ;;
     convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --dry-run' ;;
     ops) local opts='--help -h --domain --opset' ;;

@@ -43,6 +43,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from test' -l filter -r -d 'run 
 complete -c onnxtool -n '__fish_seen_subcommand_from test' -l rtol -r -d 'relative tolerance for floating-point outputs (1e-3)'
 complete -c onnxtool -n '__fish_seen_subcommand_from test' -l atol -r -d 'absolute tolerance for floating-point outputs (1e-7)'
 complete -c onnxtool -n '__fish_seen_subcommand_from test' -l timeout -r -d 'seconds a test may take (default 300)'
+complete -c onnxtool -n '__fish_seen_subcommand_from test' -l no-fuse -d 'run the graphs as written (no fusions: results differ by rounding)'
 complete -c onnxtool -n '__fish_seen_subcommand_from test' -l in-process -d 'run tests in this process (default: one child process each, so a crash fails only its test)'
 complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert ops' -a shape-infer -d 'infer types and shapes of every value'
 complete -c onnxtool -n '__fish_seen_subcommand_from shape-infer' -l help -s h -d 'Print this help message and exit'

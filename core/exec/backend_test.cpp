@@ -186,6 +186,7 @@ std::string run_data_sets(const BackendTestCase& test, const BackendTestOptions&
   so.threads = opt.threads;
   so.registry = opt.registry;
   so.prefer_function_bodies = opt.prefer_function_bodies;
+  so.fuse = opt.fuse;
   Session session(model, so);
   for (const auto& ds : test.data_sets) {
     std::vector<Value> got = session.run(read_feeds(session, ds));

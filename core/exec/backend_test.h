@@ -43,6 +43,8 @@ struct BackendTestOptions {
   bool isolate = true;
   // SessionOptions::prefer_function_bodies: run spec functions through their bodies.
   bool prefer_function_bodies = false;
+  // SessionOptions::fuse: the executor's fusions (off: the graph as written, bit for bit).
+  bool fuse = true;
   double timeout_seconds = 300;  // per test, when isolated
 };
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// One Session serves two threads at once: every light model of the backend suite, and every
-// pytorch-converted and pytorch-operator model, runs two different inputs on two threads
-// concurrently, and each thread's outputs have the same bytes as the same input run alone. The
-// plan, the kernels' prepared state (packed weights, decoded attributes) and the folded constants
-// are shared; each run has its own frame.
+// Sessions over whole models. One Session serves two threads at once: every light model of the
+// backend suite, and every pytorch-converted and pytorch-operator model, runs two different
+// inputs on two threads concurrently, and each thread's outputs have the same bytes as the same
+// input run alone. The plan, the kernels' prepared state (packed weights, decoded attributes)
+// and the folded constants are shared; each run has its own frame. And the executor's fusions
+// change nothing but rounding: each model runs fused and as written, on the same inputs.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <iostream>
 #include <thread>
@@ -145,4 +147,76 @@ TEST_CASE("one Session runs the pytorch models from two threads at once, with th
   CHECK(input_dependent >= 100);
   std::cout << "session threads: " << models << " pytorch models (" << input_dependent
             << " with input-dependent outputs), two runs at once each\n";
+}
+
+namespace {
+
+// Every float output element of `fused` within 1e-4 relative (1e-5 absolute) of `plain`; other
+// values identical.
+bool close_outputs(const std::vector<Value>& fused, const std::vector<Value>& plain) {
+  if (fused.size() != plain.size()) return false;
+  for (std::size_t i = 0; i < fused.size(); ++i) {
+    if (!fused[i].is_tensor() || !plain[i].is_tensor()) return false;
+    const Tensor &a = fused[i].tensor(), &b = plain[i].tensor();
+    if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
+    if (a.dtype() != DataType::float32) {
+      if (std::memcmp(a.raw(), b.raw(), a.nbytes()) != 0) return false;
+      continue;
+    }
+    const auto x = a.span<float>(), y = b.span<float>();
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      if (std::isnan(x[k]) && std::isnan(y[k])) continue;
+      if (!(std::abs(x[k] - y[k]) <= 1e-5 + 1e-4 * std::abs(y[k]))) return false;
+    }
+  }
+  return true;
+}
+
+struct FusionCount {
+  int models = 0, fused = 0;
+  int64_t nodes_before = 0, nodes_after = 0;
+};
+
+// Runs the model fused and as written on the same inputs; counts what fusion removed.
+void check_fused_against_plain(const Model& model, const Feeds& feeds, FusionCount& count) {
+  SessionOptions plain_options = two_threads();
+  plain_options.fuse = false;
+  Session fused(model, two_threads()), plain(model, plain_options);
+  CHECK(close_outputs(fused.run(feeds), plain.run(feeds)));
+  CHECK(fused.stats().nodes <= plain.stats().nodes);
+  ++count.models;
+  count.fused += fused.stats().nodes < plain.stats().nodes ? 1 : 0;
+  count.nodes_before += plain.stats().nodes;
+  count.nodes_after += fused.stats().nodes;
+}
+
+}  // namespace
+
+TEST_CASE("fused and as written: the light and pytorch models compute the same, up to rounding") {
+  const fs::path shared = require_shared_dir("the fusion comparison");
+  FusionCount light, pytorch;
+  for (const auto& test : find_backend_tests(shared / "onnx-backend-tests" / "light")) {
+    CAPTURE(test.name);
+    DiagSink sink;
+    const Model model = load_model(test.model.string(), {}, sink);
+    Session probe(model, two_threads());
+    check_fused_against_plain(model, random_feeds(probe, 3), light);
+  }
+  for (const char* folder : {"pytorch-converted", "pytorch-operator"}) {
+    for (const auto& test : find_backend_tests(shared / "onnx-backend-tests" / folder)) {
+      CAPTURE(test.name);
+      DiagSink sink;
+      const Model model = load_model(test.model.string(), {}, sink);
+      Session probe(model, two_threads());
+      REQUIRE(!test.data_sets.empty());
+      check_fused_against_plain(model, data_set_feeds(probe, test.data_sets.front()), pytorch);
+    }
+  }
+  CHECK(light.models == 9);
+  // Each light model has a Relu right after a Conv, at least.
+  CHECK(light.fused == 9);
+  std::cout << "fusion: light models " << light.nodes_before << " -> " << light.nodes_after
+            << " nodes run (" << light.fused << " of " << light.models << " fused); pytorch models "
+            << pytorch.nodes_before << " -> " << pytorch.nodes_after << " (" << pytorch.fused
+            << " of " << pytorch.models << ")\n";
 }
