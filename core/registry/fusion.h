@@ -46,6 +46,10 @@ struct FusionNode {
   std::vector<bool> input_named;
   std::vector<const Tensor*> constants;
   bool writes_other_outputs = false;
+  // What shape inference knows of output 0: its rank (-1: unknown) and element type (a
+  // TensorProto::DataType; 0: unknown).
+  int64_t output_rank = -1;
+  int32_t output_elem = 0;
 };
 
 // Constants for some of a node's inputs, by input index (an index past the listed inputs adds

@@ -9,6 +9,7 @@
 // spatial = 0 (before 9) keeps statistics per activation (every element of X[1:]) rather than
 // per channel.
 #include <cmath>
+#include <type_traits>
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
@@ -93,7 +94,8 @@ void batch_statistics(const KernelContext& ctx, const BnShape& b, const T* x,
 
 template <class T>
 void apply_affine(const KernelContext& ctx, const BnShape& b, const std::vector<double>& scale,
-                  const std::vector<double>& shift, const T* x, T* y) {
+                  const std::vector<double>& shift, const T* x, T* y,
+                  const kernels::Epilogue& epilogue = {}) {
   using A = nn::acc_t<T>;
   ctx.parallel_for(b.n * b.s, nn::grain_for(b.inner), [&](int64_t lo, int64_t hi) {
     for (int64_t plane = lo; plane < hi; ++plane) {
@@ -102,6 +104,7 @@ void apply_affine(const KernelContext& ctx, const BnShape& b, const std::vector<
       const T* src = x + plane * b.inner;
       T* dst = y + plane * b.inner;
       for (int64_t i = 0; i < b.inner; ++i) dst[i] = nn::store<T>(a * nn::load<T>(src[i]) + sh);
+      if constexpr (std::is_floating_point_v<T>) epilogue.apply(dst, b.inner);
     }
   });
 }
@@ -123,6 +126,7 @@ struct BatchNormState {
   bool spatial = true, train = false;
   double eps = 1e-5, momentum = 0.9;
   std::vector<double> a, shift;  // empty unless precomputed
+  kernels::Epilogue epilogue;    // from a fusion (core/exec/passes/fuse_epilogue.h)
 };
 
 // y = a * x + shift per statistic, from the inputs' statistics (inference) or the batch's.
@@ -151,6 +155,7 @@ BatchNormState prepare_batch_norm(PrepareContext& ctx) {
   st.eps = ctx.attrs().get_float("epsilon", 1e-5f);
   st.momentum = ctx.attrs().get_float("momentum", 0.9f);
   st.train = training(ctx);
+  st.epilogue = epilogue_of(ctx.attrs());
   const Tensor* scale = ctx.constant_tensor(1);
   if (st.train || !scale || scale->rank() != 1) return st;
   const int64_t s = scale->numel();
@@ -164,11 +169,16 @@ BatchNormState prepare_batch_norm(PrepareContext& ctx) {
 
 // For the executor's fusion (core/registry/fusion.h): y = a * x + shift per channel when the
 // node normalises with constant statistics (inference, per channel) and writes Y alone.
-bool batch_norm_channel_affine(const FusionNode& n, ChannelAffine& out) {
+// Whether the node normalises per channel in inference mode and writes Y alone.
+bool inference_per_channel(const FusionNode& n) {
   const int since = n.schema.since;
   if (per_activation(since, n.attrs) || n.constants.size() != 5 || n.writes_other_outputs)
     return false;
-  if (since >= 14 && n.attrs.get_int("training_mode", 0) != 0) return false;
+  return since < 14 || n.attrs.get_int("training_mode", 0) == 0;
+}
+
+bool batch_norm_channel_affine(const FusionNode& n, ChannelAffine& out) {
+  if (!inference_per_channel(n)) return false;
   std::vector<double> stats[4];
   for (std::size_t i = 1; i < 5; ++i) {
     const Tensor* t = n.constants[i];
@@ -184,6 +194,44 @@ bool batch_norm_channel_affine(const FusionNode& n, ChannelAffine& out) {
   return true;
 }
 
+// For the executor's fusion: a per-channel y' = s * y + t after the node (Mul, Add by
+// constants) folds into its scale and B: s * scale and s * B + t, rounded to float once.
+bool batch_norm_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine,
+                                      ReplacedInputs& out) {
+  if (!inference_per_channel(n)) return false;
+  const Tensor *scale = n.constants[1], *bias = n.constants[2];
+  if (!scale || !bias || scale->dtype() != DataType::float32 ||
+      bias->dtype() != DataType::float32 || scale->rank() != 1 || bias->numel() != scale->numel())
+    return false;
+  const int64_t c = scale->numel(), rank = n.output_rank;
+  // The channel is axis 1 of Y; a broadcast operand's axes must be Y's.
+  if (affine.axis_from_end != 0 && affine.axis_from_end != rank - 1) return false;
+  if (affine.operand_rank > 0 && (rank < 0 || affine.operand_rank > rank)) return false;
+  const auto fits = [c](const std::vector<double>& v) {
+    return static_cast<int64_t>(v.size()) == c || v.size() == 1;
+  };
+  if (c <= 0 || !fits(affine.scale) || !fits(affine.shift)) return false;
+  const auto at = [](const std::vector<double>& v, int64_t i) {
+    return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(i)];
+  };
+  Tensor s2 = Tensor::uninitialized(DataType::float32, {c});
+  Tensor b2 = Tensor::uninitialized(DataType::float32, {c});
+  for (int64_t i = 0; i < c; ++i) {
+    const double s = at(affine.scale, i);
+    s2.mutable_data<float>()[i] = static_cast<float>(s * scale->data<float>()[i]);
+    b2.mutable_data<float>()[i] =
+        static_cast<float>(s * bias->data<float>()[i] + at(affine.shift, i));
+  }
+  out.inputs.emplace_back(1, std::move(s2));
+  out.inputs.emplace_back(2, std::move(b2));
+  return true;
+}
+
+// Epilogues (Relu...) on a float output in inference mode, applied to each plane as it is made.
+bool batch_norm_takes_epilogue(const FusionNode& n) {
+  return inference_per_channel(n) && n.output_elem == 1;  // TensorProto::FLOAT
+}
+
 void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
@@ -196,7 +244,7 @@ void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
     Tensor& y = ctx.output_uninitialized(0, x.dtype(), x.shape());
     nn::visit_float(ctx, x.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      apply_affine(ctx, b, st.a, st.shift, x.data<T>(), y.mutable_data<T>());
+      apply_affine(ctx, b, st.a, st.shift, x.data<T>(), y.mutable_data<T>(), st.epilogue);
     });
     return;
   }
@@ -214,7 +262,7 @@ void batch_norm_kernel(KernelContext& ctx, const BatchNormState& st) {
   affine_from(scale, bias, train ? batch_mean : mean, train ? batch_var : var, eps, a, shift);
   nn::visit_float(ctx, x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    apply_affine(ctx, b, a, shift, x.data<T>(), y.mutable_data<T>());
+    apply_affine(ctx, b, a, shift, x.data<T>(), y.mutable_data<T>(), st.epilogue);
   });
   if (!train) return;
   std::vector<double> running_mean(mean.size()), running_var(var.size());
@@ -386,7 +434,9 @@ void define_BatchNormalization(OpDef& op) {
   op.all()
       .infer(infer_batch_norm)
       .kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel))
-      .channel_affine(batch_norm_channel_affine);
+      .channel_affine(batch_norm_channel_affine)
+      .absorb_channel_affine(batch_norm_absorb_channel_affine)
+      .takes_epilogue(batch_norm_takes_epilogue);
   op.at(6).upgrade(convert::drop_attribute("consumed_inputs")).downgrade(bn_consumed_inputs_back);
   op.at(7).upgrade(bn_drop_is_test).downgrade(bn_is_test_from_outputs);
   op.at(9)

@@ -314,3 +314,28 @@ g (float[1,3,6,6] x) => (y) {
     CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
   }
 }
+
+TEST_CASE("a BatchNormalization no Conv absorbs takes the Mul, Add and Relu after it") {
+  // Pre-activation, as DenseNet has it: the normalisation reads a Concat, not a Conv.
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,3,6,6] x, float[1,2,6,6] z) => (float[1,5,6,6] y) {
+  j = Concat <axis = 1> (x, z)
+  n = BatchNormalization (j, scale, bias, mean, var)
+  m = Mul (n, s)
+  a = Add (m, t)
+  y = Relu (a)
+})";
+  Constants k = bn_params(5, 100);
+  k.emplace_back("s", random_tensor(DataType::float32, {5, 1, 1}, 2));
+  k.emplace_back("t", random_tensor(DataType::float32, {5, 1, 1}, 3));
+  const Model m = model_of(text, k);
+  SessionOptions on, off;
+  off.fuse = false;
+  Session fused(m, on), plain(m, off);
+  const std::vector<std::pair<std::string, Value>> feeds = {
+      {"x", Value(random_tensor(DataType::float32, {1, 3, 6, 6}, 4))},
+      {"z", Value(random_tensor(DataType::float32, {1, 2, 6, 6}, 5))}};
+  CHECK(plain.stats().nodes == 5);
+  CHECK(fused.stats().nodes == 2);
+  check_close(fused.run(feeds)[0].tensor(), plain.run(feeds)[0].tensor(), 1e-5, 1e-5);
+}

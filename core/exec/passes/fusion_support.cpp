@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/exec/planner.h"
+#include "core/infer/engine.h"
 #include "core/ir/graph.h"
 #include "core/registry/attrs.h"
 #include "core/registry/registry.h"
@@ -43,13 +44,23 @@ const Tensor* FusionSupport::constant(const ir::Graph& g, const std::string& nam
 
 FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
                                    const AttrView& attrs) {
-  FusionNode f{*r.schema, attrs, {}, {}, false};
+  FusionNode f{*r.schema, attrs, {}, {}, false, -1, 0};
   for (const auto& name : n.inputs()) {
     f.input_named.push_back(!name.empty());
     f.constants.push_back(constant(g, name));
   }
   for (std::size_t i = 1; i < n.outputs().size(); ++i)
     f.writes_other_outputs = f.writes_other_outputs || !n.outputs()[i].empty();
+  // A fusion keeps output 0's type and shape (it takes over the later node's output name, of
+  // the same type), so what inference found for the stored graph still holds.
+  const GraphResult* inferred =
+      ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
+  const ValueRecord* out =
+      inferred && !n.outputs().empty() ? inferred->find(n.outputs()[0]) : nullptr;
+  if (out && out->type.kind == Type::Kind::tensor) {
+    f.output_elem = out->type.elem;
+    if (out->type.shape) f.output_rank = static_cast<int64_t>(out->type.shape->size());
+  }
   return f;
 }
 
