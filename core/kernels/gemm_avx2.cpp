@@ -16,6 +16,12 @@ struct VecF32 {
   static T zero() { return _mm256_setzero_ps(); }
   static T load(const F* p) { return _mm256_loadu_ps(p); }
   static void store(F* p, T v) { _mm256_storeu_ps(p, v); }
+  // The first n (0 < n < W) lanes; the others read as zero, and are not written.
+  static T load_n(const F* p, int n) { return _mm256_maskload_ps(p, mask(n)); }
+  static void store_n(F* p, T v, int n) { _mm256_maskstore_ps(p, mask(n), v); }
+  static __m256i mask(int n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
   static T set1(F x) { return _mm256_set1_ps(x); }
   static T fma(T a, T b, T acc) { return _mm256_fmadd_ps(a, b, acc); }
   static T mul(T a, T b) { return _mm256_mul_ps(a, b); }
@@ -29,6 +35,11 @@ struct VecF64 {
   static T zero() { return _mm256_setzero_pd(); }
   static T load(const F* p) { return _mm256_loadu_pd(p); }
   static void store(F* p, T v) { _mm256_storeu_pd(p, v); }
+  static T load_n(const F* p, int n) { return _mm256_maskload_pd(p, mask(n)); }
+  static void store_n(F* p, T v, int n) { _mm256_maskstore_pd(p, mask(n), v); }
+  static __m256i mask(int n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+  }
   static T set1(F x) { return _mm256_set1_pd(x); }
   static T fma(T a, T b, T acc) { return _mm256_fmadd_pd(a, b, acc); }
   static T mul(T a, T b) { return _mm256_mul_pd(a, b); }

@@ -16,6 +16,10 @@ struct VecF32 {
   static T zero() { return _mm512_setzero_ps(); }
   static T load(const F* p) { return _mm512_loadu_ps(p); }
   static void store(F* p, T v) { _mm512_storeu_ps(p, v); }
+  // The first n (0 < n < W) lanes; the others read as zero, and are not written.
+  static T load_n(const F* p, int n) { return _mm512_maskz_loadu_ps(mask(n), p); }
+  static void store_n(F* p, T v, int n) { _mm512_mask_storeu_ps(p, mask(n), v); }
+  static __mmask16 mask(int n) { return static_cast<__mmask16>((1u << n) - 1); }
   static T set1(F x) { return _mm512_set1_ps(x); }
   static T fma(T a, T b, T acc) { return _mm512_fmadd_ps(a, b, acc); }
   static T mul(T a, T b) { return _mm512_mul_ps(a, b); }
@@ -29,6 +33,9 @@ struct VecF64 {
   static T zero() { return _mm512_setzero_pd(); }
   static T load(const F* p) { return _mm512_loadu_pd(p); }
   static void store(F* p, T v) { _mm512_storeu_pd(p, v); }
+  static T load_n(const F* p, int n) { return _mm512_maskz_loadu_pd(mask(n), p); }
+  static void store_n(F* p, T v, int n) { _mm512_mask_storeu_pd(p, mask(n), v); }
+  static __mmask8 mask(int n) { return static_cast<__mmask8>((1u << n) - 1); }
   static T set1(F x) { return _mm512_set1_pd(x); }
   static T fma(T a, T b, T acc) { return _mm512_fmadd_pd(a, b, acc); }
   static T mul(T a, T b) { return _mm512_mul_pd(a, b); }

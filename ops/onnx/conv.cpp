@@ -274,6 +274,8 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 constexpr int64_t kColTileBytes = int64_t{1} << 20;
 // Narrower tiles make the GEMM inefficient; then one wide product split by rows does better.
 constexpr int64_t kMinTile = 64;
+// The products' register tile is this many columns wide (or half of it).
+constexpr int64_t kTileColumns = 32;
 
 template <class F>
 void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Weights<F>& w,
@@ -291,6 +293,12 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
     const int64_t want = (items * tiles + threads - 1) / threads * threads;
     tiles = (want + items - 1) / items;
     tile = (ohw + tiles - 1) / tiles;
+    tiles = (ohw + tile - 1) / tile;
+  }
+  // Whole register tiles of columns (32 wide on AVX-512, 16 on AVX2), so that only the last
+  // tile of positions has a partial one.
+  if (tile < ohw) {
+    tile = std::min(ohw, (tile + kTileColumns - 1) / kTileColumns * kTileColumns);
     tiles = (ohw + tile - 1) / tile;
   }
   auto run_tile = [&](int64_t item, int64_t p0, int64_t p1, F* col, bool parallel) {
