@@ -38,22 +38,8 @@ using namespace onnxtool;
 using namespace onnxtool::test;
 namespace fs = std::filesystem;
 
-// The sanitizer build (clang, which does not define __SANITIZE_ADDRESS__) runs a thinner slice:
-// the same code paths, a fraction of the time.
-#if defined(__SANITIZE_ADDRESS__)
-#define ONNXTOOL_SWEEP_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ONNXTOOL_SWEEP_SANITIZED 1
-#endif
-#endif
-#ifdef ONNXTOOL_SWEEP_SANITIZED
-constexpr int kSliceEvery = 96;
-constexpr bool kSanitized = true;
-#else
-constexpr int kSliceEvery = 24;
-constexpr bool kSanitized = false;
-#endif
+// The sanitizer build runs a thinner slice: the same code paths, a fraction of the time.
+constexpr int kSliceEvery = kSanitized ? 96 : 24;
 
 namespace {
 

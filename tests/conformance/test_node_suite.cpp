@@ -40,11 +40,8 @@ struct Entry {
   std::string reason;
 };
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kTimeoutSeconds = 600;  // the sanitizers make loops several times slower
-#else
-constexpr double kTimeoutSeconds = 120;
-#endif
+// The sanitizers make loops several times slower.
+constexpr double kTimeoutSeconds = test::kSanitized ? 600 : 120;
 
 fs::path manifest_path(const Suite& s) {
   return test::source_dir() / "tests" / "conformance" / s.manifest;

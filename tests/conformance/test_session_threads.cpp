@@ -195,7 +195,12 @@ void check_fused_against_plain(const Model& model, const Feeds& feeds, FusionCou
 TEST_CASE("fused and as written: the light and pytorch models compute the same, up to rounding") {
   const fs::path shared = require_shared_dir("the fusion comparison");
   FusionCount light, pytorch;
-  for (const auto& test : find_backend_tests(shared / "onnx-backend-tests" / "light")) {
+  // Under the sanitizers the light models (whole CNNs, seconds a run there) are left to the
+  // release run; the fusions' code paths are the same on the small models of test_nn_fusion.
+  if (kSanitized) MESSAGE("sanitizer build: the light models are left to the release run");
+  const auto light_tests = kSanitized ? std::vector<BackendTestCase>{}
+                                      : find_backend_tests(shared / "onnx-backend-tests" / "light");
+  for (const auto& test : light_tests) {
     CAPTURE(test.name);
     DiagSink sink;
     const Model model = load_model(test.model.string(), {}, sink);
@@ -212,9 +217,11 @@ TEST_CASE("fused and as written: the light and pytorch models compute the same, 
       check_fused_against_plain(model, data_set_feeds(probe, test.data_sets.front()), pytorch);
     }
   }
-  CHECK(light.models == 9);
-  // Each light model has a Relu right after a Conv, at least.
-  CHECK(light.fused == 9);
+  if (!kSanitized) {
+    CHECK(light.models == 9);
+    // Each light model has a Relu right after a Conv, at least.
+    CHECK(light.fused == 9);
+  }
   std::cout << "fusion: light models " << light.nodes_before << " -> " << light.nodes_after
             << " nodes run (" << light.fused << " of " << light.models << " fused); pytorch models "
             << pytorch.nodes_before << " -> " << pytorch.nodes_after << " (" << pytorch.fused
