@@ -45,13 +45,10 @@ struct Shape3 {
   int64_t m, n, k;
 };
 
-// Runs one product at every level and compares each with the reference, bit for bit.
+// The product op(A) op(B) of shape s (C left for the caller).
 template <class F>
-void check_levels(bool ta, bool tb, Shape3 s, F alpha, F beta, int64_t pad) {
-  const int64_t lda = (ta ? s.m : s.k) + pad, ldb = (tb ? s.k : s.n) + pad, ldc = s.n + pad;
-  const auto a = random_values<F>(static_cast<std::size_t>((ta ? s.k : s.m) * lda), 1);
-  const auto b = random_values<F>(static_cast<std::size_t>((tb ? s.n : s.k) * ldb), 2);
-  const auto c0 = random_values<F>(static_cast<std::size_t>(s.m * ldc), 3);
+GemmArgs<F> product_args(bool ta, bool tb, Shape3 s, F alpha, F beta, const F* a, int64_t lda,
+                         const F* b, int64_t ldb, int64_t ldc) {
   GemmArgs<F> g;
   g.trans_a = ta;
   g.trans_b = tb;
@@ -59,12 +56,23 @@ void check_levels(bool ta, bool tb, Shape3 s, F alpha, F beta, int64_t pad) {
   g.n = s.n;
   g.k = s.k;
   g.alpha = alpha;
-  g.a = a.data();
+  g.a = a;
   g.lda = lda;
-  g.b = b.data();
+  g.b = b;
   g.ldb = ldb;
   g.beta = beta;
   g.ldc = ldc;
+  return g;
+}
+
+// Runs one product at every level and compares each with the reference, bit for bit.
+template <class F>
+void check_levels(bool ta, bool tb, Shape3 s, F alpha, F beta, int64_t pad) {
+  const int64_t lda = (ta ? s.m : s.k) + pad, ldb = (tb ? s.k : s.n) + pad, ldc = s.n + pad;
+  const auto a = random_values<F>(static_cast<std::size_t>((ta ? s.k : s.m) * lda), 1);
+  const auto b = random_values<F>(static_cast<std::size_t>((tb ? s.n : s.k) * ldb), 2);
+  const auto c0 = random_values<F>(static_cast<std::size_t>(s.m * ldc), 3);
+  GemmArgs<F> g = product_args(ta, tb, s, alpha, beta, a.data(), lda, b.data(), ldb, ldc);
   auto want = c0;
   g.c = want.data();
   kernels::reference_gemm(g);
@@ -166,19 +174,7 @@ void check_packed(bool ta, bool tb, Shape3 s, F alpha, F beta, SimdLevel level) 
   const auto a = random_values<F>(static_cast<std::size_t>(s.m * s.k), 4);
   const auto b = random_values<F>(static_cast<std::size_t>(s.n * s.k), 5);
   const auto c0 = random_values<F>(static_cast<std::size_t>(s.m * ldc), 6);
-  GemmArgs<F> g;
-  g.trans_a = ta;
-  g.trans_b = tb;
-  g.m = s.m;
-  g.n = s.n;
-  g.k = s.k;
-  g.alpha = alpha;
-  g.a = a.data();
-  g.lda = lda;
-  g.b = b.data();
-  g.ldb = ldb;
-  g.beta = beta;
-  g.ldc = ldc;
+  GemmArgs<F> g = product_args(ta, tb, s, alpha, beta, a.data(), lda, b.data(), ldb, ldc);
   auto want = c0;
   g.c = want.data();
   kernels::reference_gemm(g);

@@ -7,6 +7,7 @@
 #include "core/ir/graph.h"
 #include "core/model/model.h"
 #include "core/registry/attrs.h"
+#include "core/registry/schema.h"
 #include "core/util/format.h"
 
 namespace onnxtool::exec_detail {
@@ -17,14 +18,15 @@ class Fuser {
  public:
   Fuser(PlanContext& ctx, OpsetMap opsets) : support_(ctx, std::move(opsets)) {}
 
-  void fuse_graph(ir::Graph& g);
-  int64_t fused() const { return fused_; }
+  int64_t fuse(ir::Graph& g) {
+    return FusionSupport::fuse_all(g,
+                                   [this](ir::Graph& at, ir::Node& n) { return try_fuse(at, n); });
+  }
 
  private:
   bool try_fuse(ir::Graph& g, ir::Node& q);
 
   FusionSupport support_;
-  int64_t fused_ = 0;
 };
 
 void set_epilogue(ir::Node& p, const kernels::Epilogue& e) {
@@ -40,13 +42,13 @@ void set_epilogue(ir::Node& p, const kernels::Epilogue& e) {
 }
 
 bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
-  if (q.inputs().empty() || q.outputs().size() != 1 || q.outputs()[0].empty()) return false;
-  const FusionSupport::Resolved qr = support_.resolve(q);
-  if (!qr.schema || !qr.schema->epilogue) return false;
-  ir::Node* p = support_.sole_producer_for(g, q.inputs()[0], q);
-  if (!p) return false;
-  const FusionSupport::Resolved pr = support_.resolve(*p);
-  if (!pr.schema || !pr.schema->takes_epilogue) return false;
+  if (q.outputs().size() != 1) return false;
+  const auto pair = support_.pair_with_producer(
+      g, q, [](const OpVersion& v) { return static_cast<bool>(v.epilogue); },
+      [](const OpVersion& v) { return static_cast<bool>(v.takes_epilogue); });
+  if (!pair) return false;
+  ir::Node* p = pair->p;
+  const FusionSupport::Resolved &qr = pair->q_op, &pr = pair->p_op;
   const AttrView q_attrs(qr.proto, qr.schema), p_attrs(pr.proto, pr.schema);
   if (epilogue_of(p_attrs)) return false;  // one epilogue per node
 
@@ -55,21 +57,8 @@ bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
   if (!pr.schema->takes_epilogue(support_.describe(g, *p, pr, p_attrs))) return false;
 
   set_epilogue(*p, e);
-  const std::string y = q.outputs()[0];
-  const std::vector<std::string> q_inputs = q.inputs();
-  (void)g.remove_node(q, ir::Graph::Removal::force);
-  (void)g.set_node_output(*p, 0, y);
-  for (std::size_t i = 1; i < q_inputs.size(); ++i) FusionSupport::drop_if_unread(g, q_inputs[i]);
-  ++fused_;
+  FusionSupport::fold_into_producer(g, q, *p);
   return true;
-}
-
-void Fuser::fuse_graph(ir::Graph& g) {
-  for (ir::Node* n : g.node_list())
-    for (const auto& sub : n->subgraphs()) fuse_graph(*sub.graph);
-  // node_list() is a snapshot; a fusion removes only the node being visited.
-  for (ir::Node* n : g.node_list())
-    if (n->subgraphs().empty()) try_fuse(g, *n);
 }
 
 }  // namespace
@@ -77,11 +66,10 @@ void Fuser::fuse_graph(ir::Graph& g) {
 PassReport FuseEpilogue::run(ir::ModelGraph& model, const PassContext&) {
   if (!model.graph()) return {};
   Fuser fuser(ctx_, model_opsets(model.header()));
-  fuser.fuse_graph(*model.graph());
   PassReport report;
-  report.changes = fuser.fused();
+  report.changes = fuser.fuse(*model.graph());
   report.summary =
-      plural(static_cast<uint64_t>(fuser.fused()), "node") + " applied by the kernel before them";
+      plural(static_cast<uint64_t>(report.changes), "node") + " applied by the kernel before them";
   return report;
 }
 

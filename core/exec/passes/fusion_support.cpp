@@ -81,11 +81,44 @@ ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& valu
   return p;
 }
 
+std::optional<FusionSupport::Pair> FusionSupport::pair_with_producer(
+    ir::Graph& g, ir::Node& q, bool (*q_has)(const OpVersion&),
+    bool (*p_has)(const OpVersion&)) const {
+  if (q.inputs().empty() || q.outputs().empty() || q.outputs()[0].empty()) return std::nullopt;
+  Pair pair;
+  pair.q_op = resolve(q);
+  if (!pair.q_op.schema || !q_has(*pair.q_op.schema)) return std::nullopt;
+  pair.p = sole_producer_for(g, q.inputs()[0], q);
+  if (!pair.p) return std::nullopt;
+  pair.p_op = resolve(*pair.p);
+  if (!pair.p_op.schema || !p_has(*pair.p_op.schema)) return std::nullopt;
+  return pair;
+}
+
 void FusionSupport::drop_if_unread(ir::Graph& g, const std::string& name) {
   if (name.empty() || !g.initializer(name) || g.is_used(name)) return;
   for (const auto& in : g.inputs())
     if (in.name() == name) return;  // an input's default stays with its input
   (void)g.remove_initializer(name);
+}
+
+void FusionSupport::fold_into_producer(ir::Graph& g, ir::Node& q, ir::Node& p) {
+  const std::string y = q.outputs()[0];
+  const std::vector<std::string> q_inputs = q.inputs();
+  (void)g.remove_node(q, ir::Graph::Removal::force);
+  (void)g.set_node_output(p, 0, y);
+  for (std::size_t i = 1; i < q_inputs.size(); ++i) drop_if_unread(g, q_inputs[i]);
+}
+
+int64_t FusionSupport::fuse_all(ir::Graph& g,
+                                const std::function<bool(ir::Graph&, ir::Node&)>& try_fuse) {
+  int64_t fused = 0;
+  for (ir::Node* n : g.node_list())
+    for (const auto& sub : n->subgraphs()) fused += fuse_all(*sub.graph, try_fuse);
+  // node_list() is a snapshot; a fusion removes only the node being visited.
+  for (ir::Node* n : g.node_list())
+    if (n->subgraphs().empty() && try_fuse(g, *n)) ++fused;
+  return fused;
 }
 
 }  // namespace onnxtool::exec_detail

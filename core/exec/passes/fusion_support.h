@@ -4,7 +4,9 @@
 // value between two nodes is theirs alone.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -42,8 +44,23 @@ class FusionSupport {
   // The node producing `value` at output 0, its only output, when `reader` is the only reader
   // of value (no other node, no subgraph, no graph output); nullptr otherwise.
   ir::Node* sole_producer_for(ir::Graph& g, const std::string& value, const ir::Node& reader) const;
+  // A node q and the producer p of its input 0, both running kernels, with what fuses them:
+  // q's operator passes q_has (it has the hook for q's side), p's passes p_has, and nothing but
+  // q reads p's output. nullopt otherwise.
+  struct Pair {
+    ir::Node* p = nullptr;
+    Resolved q_op, p_op;
+  };
+  std::optional<Pair> pair_with_producer(ir::Graph& g, ir::Node& q, bool (*q_has)(const OpVersion&),
+                                         bool (*p_has)(const OpVersion&)) const;
   // Removes an initializer of g nothing reads any more (not an input's default).
   static void drop_if_unread(ir::Graph& g, const std::string& name);
+  // The end of a fusion: q disappears and p, the producer of q's input 0, writes q's output 0;
+  // q's other inputs go too when they were constants nothing else reads.
+  static void fold_into_producer(ir::Graph& g, ir::Node& q, ir::Node& p);
+  // Calls try_fuse(g, node) on every node without subgraphs, in the graphs inside g first (a
+  // fusion removes only the node it is given); returns how many fused.
+  static int64_t fuse_all(ir::Graph& g, const std::function<bool(ir::Graph&, ir::Node&)>& try_fuse);
 
  private:
   const Tensor* constant(const ir::Graph& g, const std::string& name);
