@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -313,32 +314,41 @@ constexpr int64_t kMinParallelWork = int64_t{1} << 21;
 // Blocks narrower than this waste the micro-kernel's register tile.
 constexpr int64_t kMinBlock = 32;
 
+// Splits C (m x n, k deep) over the kernel's threads when the product is large enough: the
+// longer side in one block per thread, each at least kMinBlock and a multiple of 16 (columns)
+// or of row_align (rows), calling block(by_cols, lo, len) for each. False when it does not
+// split (one thread, a small product, already inside a parallel region, or one block).
+bool split_product(const KernelContext& ctx, int64_t m, int64_t n, int64_t k, int64_t row_align,
+                   const std::function<void(bool, int64_t, int64_t)>& block) {
+  const int threads = ctx.threads();
+  const bool small = m * n * std::max<int64_t>(k, 1) < kMinParallelWork;
+  if (threads <= 1 || small || ThreadPool::in_parallel_region()) return false;
+  const bool by_cols = n >= m;
+  const int64_t extent = by_cols ? n : m, align = by_cols ? 16 : row_align;
+  int64_t size = (extent + threads - 1) / threads;
+  size = std::max(kMinBlock, (size + align - 1) / align * align);
+  const int64_t blocks = (extent + size - 1) / size;
+  if (blocks <= 1) return false;
+  ctx.parallel_for(blocks, 1, [&](int64_t first, int64_t last) {
+    for (int64_t blk = first; blk < last; ++blk)
+      block(by_cols, blk * size, std::min(size, extent - blk * size));
+  });
+  return true;
+}
+
 template <class T>
 void gemm_parallel(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k,
                    T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
                    int64_t ldc) {
-  const int threads = ctx.threads();
-  const bool small = m * n * std::max<int64_t>(k, 1) < kMinParallelWork;
-  if (threads <= 1 || small || ThreadPool::in_parallel_region())
-    return gemm_serial(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  // Split the longer side of C into one block per thread (each block a multiple of 16).
-  const bool by_cols = n >= m;
-  const int64_t extent = by_cols ? n : m;
-  int64_t block = (extent + threads - 1) / threads;
-  block = std::max(kMinBlock, (block + 15) / 16 * 16);
-  const int64_t blocks = (extent + block - 1) / block;
-  if (blocks <= 1) return gemm_serial(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  ctx.parallel_for(blocks, 1, [&](int64_t first, int64_t last) {
-    for (int64_t blk = first; blk < last; ++blk) {
-      const int64_t lo = blk * block, len = std::min(block, extent - lo);
-      if (by_cols)
-        gemm_serial(ta, tb, m, len, k, alpha, a, lda, tb ? b + lo * ldb : b + lo, ldb, beta, c + lo,
-                    ldc);
-      else
-        gemm_serial(ta, tb, len, n, k, alpha, ta ? a + lo : a + lo * lda, lda, b, ldb, beta,
-                    c + lo * ldc, ldc, /*whole_rows=*/false);
-    }
+  const bool split = split_product(ctx, m, n, k, 16, [&](bool by_cols, int64_t lo, int64_t len) {
+    if (by_cols)
+      gemm_serial(ta, tb, m, len, k, alpha, a, lda, tb ? b + lo * ldb : b + lo, ldb, beta, c + lo,
+                  ldc);
+    else
+      gemm_serial(ta, tb, len, n, k, alpha, ta ? a + lo : a + lo * lda, lda, b, ldb, beta,
+                  c + lo * ldc, ldc, /*whole_rows=*/false);
   });
+  if (!split) gemm_serial(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <class T>
@@ -359,29 +369,19 @@ void packed_block(const kernels::PackedA<T>& a, int64_t row0, int64_t m, bool tb
   kernels::gemm_packed(g);
 }
 
-// As gemm_parallel: the longer side of C in one block per thread; row blocks start on the
-// packed panels' boundaries.
+// As gemm_parallel; row blocks start on the packed panels' boundaries.
 template <class T>
 void packed_parallel(const KernelContext& ctx, const kernels::PackedA<T>& a, bool tb, int64_t n,
                      T alpha, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  const int64_t m = a.m(), k = a.k();
-  const int threads = ctx.threads();
-  if (threads <= 1 || m * n * k < kMinParallelWork || ThreadPool::in_parallel_region())
-    return packed_block(a, 0, m, tb, n, alpha, b, ldb, beta, c, ldc);
-  const bool by_cols = n >= m;
-  const int64_t extent = by_cols ? n : m, align = by_cols ? 16 : a.row_align();
-  int64_t block = (extent + threads - 1) / threads;
-  block = std::max(kMinBlock, (block + align - 1) / align * align);
-  const int64_t blocks = (extent + block - 1) / block;
-  ctx.parallel_for(blocks, 1, [&](int64_t first, int64_t last) {
-    for (int64_t blk = first; blk < last; ++blk) {
-      const int64_t lo = blk * block, len = std::min(block, extent - lo);
-      if (by_cols)
-        packed_block(a, 0, m, tb, len, alpha, tb ? b + lo * ldb : b + lo, ldb, beta, c + lo, ldc);
-      else
-        packed_block(a, lo, len, tb, n, alpha, b, ldb, beta, c + lo * ldc, ldc);
-    }
-  });
+  const int64_t m = a.m();
+  const bool split =
+      split_product(ctx, m, n, a.k(), a.row_align(), [&](bool by_cols, int64_t lo, int64_t len) {
+        if (by_cols)
+          packed_block(a, 0, m, tb, len, alpha, tb ? b + lo * ldb : b + lo, ldb, beta, c + lo, ldc);
+        else
+          packed_block(a, lo, len, tb, n, alpha, b, ldb, beta, c + lo * ldc, ldc);
+      });
+  if (!split) packed_block(a, 0, m, tb, n, alpha, b, ldb, beta, c, ldc);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,25 @@ struct ChannelAffine {
   int64_t axis_from_end = 0;
   // The rank of that broadcast constant (it must not exceed x's, or y would gain axes).
   int64_t operand_rank = 0;
+
+  // Whether it applies to an x of this rank (-1: unknown) with `channels` channels on axis 1:
+  // the channel axis is axis 1, x gains no axes, and scale and shift have one value per channel
+  // or one for all.
+  bool fits(int64_t channels, int64_t rank) const {
+    const auto sized = [channels](const std::vector<double>& v) {
+      return static_cast<int64_t>(v.size()) == channels || v.size() == 1;
+    };
+    if (axis_from_end != 0 && axis_from_end != rank - 1) return false;
+    if (operand_rank > 0 && (rank < 0 || operand_rank > rank)) return false;
+    return channels > 0 && sized(scale) && sized(shift);
+  }
+  double scale_at(int64_t c) const { return at(scale, c); }
+  double shift_at(int64_t c) const { return at(shift, c); }
+
+ private:
+  static double at(const std::vector<double>& v, int64_t c) {
+    return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(c)];
+  }
 };
 
 // A node as a fusion hook sees it: its attributes (with the schema's defaults), which inputs it

@@ -144,9 +144,7 @@ void affine_from(const std::vector<double>& scale, const std::vector<double>& bi
 std::vector<double> constant_values(const PrepareContext& ctx, std::size_t i, int64_t s) {
   const Tensor* t = ctx.constant_tensor(i);
   if (!t || t->numel() != s || !is_float(t->dtype())) return {};
-  std::vector<double> v(static_cast<std::size_t>(s));
-  for (int64_t k = 0; k < s; ++k) v[static_cast<std::size_t>(k)] = nn::element_as_double(*t, k);
-  return v;
+  return nn::doubles_of(*t);
 }
 
 BatchNormState prepare_batch_norm(PrepareContext& ctx) {
@@ -167,8 +165,6 @@ BatchNormState prepare_batch_norm(PrepareContext& ctx) {
   return st;
 }
 
-// For the executor's fusion (core/registry/fusion.h): y = a * x + shift per channel when the
-// node normalises with constant statistics (inference, per channel) and writes Y alone.
 // Whether the node normalises per channel in inference mode and writes Y alone.
 bool inference_per_channel(const FusionNode& n) {
   const int since = n.schema.since;
@@ -177,6 +173,8 @@ bool inference_per_channel(const FusionNode& n) {
   return since < 14 || n.attrs.get_int("training_mode", 0) == 0;
 }
 
+// For the executor's fusion (core/registry/fusion.h): y = a * x + shift per channel when the
+// node normalises with constant statistics (inference, per channel) and writes Y alone.
 bool batch_norm_channel_affine(const FusionNode& n, ChannelAffine& out) {
   if (!inference_per_channel(n)) return false;
   std::vector<double> stats[4];
@@ -184,10 +182,7 @@ bool batch_norm_channel_affine(const FusionNode& n, ChannelAffine& out) {
     const Tensor* t = n.constants[i];
     if (!t || t->rank() != 1 || !is_float(t->dtype()) || t->numel() != n.constants[1]->numel())
       return false;
-    auto& v = stats[i - 1];
-    v.resize(static_cast<std::size_t>(t->numel()));
-    for (int64_t k = 0; k < t->numel(); ++k)
-      v[static_cast<std::size_t>(k)] = nn::element_as_double(*t, k);
+    stats[i - 1] = nn::doubles_of(*t);
   }
   affine_from(stats[0], stats[1], stats[2], stats[3], n.attrs.get_float("epsilon", 1e-5f),
               out.scale, out.shift);
@@ -203,24 +198,15 @@ bool batch_norm_absorb_channel_affine(const FusionNode& n, const ChannelAffine& 
   if (!scale || !bias || scale->dtype() != DataType::float32 ||
       bias->dtype() != DataType::float32 || scale->rank() != 1 || bias->numel() != scale->numel())
     return false;
-  const int64_t c = scale->numel(), rank = n.output_rank;
-  // The channel is axis 1 of Y; a broadcast operand's axes must be Y's.
-  if (affine.axis_from_end != 0 && affine.axis_from_end != rank - 1) return false;
-  if (affine.operand_rank > 0 && (rank < 0 || affine.operand_rank > rank)) return false;
-  const auto fits = [c](const std::vector<double>& v) {
-    return static_cast<int64_t>(v.size()) == c || v.size() == 1;
-  };
-  if (c <= 0 || !fits(affine.scale) || !fits(affine.shift)) return false;
-  const auto at = [](const std::vector<double>& v, int64_t i) {
-    return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(i)];
-  };
+  const int64_t c = scale->numel();
+  if (!affine.fits(c, n.output_rank)) return false;
   Tensor s2 = Tensor::uninitialized(DataType::float32, {c});
   Tensor b2 = Tensor::uninitialized(DataType::float32, {c});
   for (int64_t i = 0; i < c; ++i) {
-    const double s = at(affine.scale, i);
+    const double s = affine.scale_at(i);
     s2.mutable_data<float>()[i] = static_cast<float>(s * scale->data<float>()[i]);
     b2.mutable_data<float>()[i] =
-        static_cast<float>(s * bias->data<float>()[i] + at(affine.shift, i));
+        static_cast<float>(s * bias->data<float>()[i] + affine.shift_at(i));
   }
   out.inputs.emplace_back(1, std::move(s2));
   out.inputs.emplace_back(2, std::move(b2));

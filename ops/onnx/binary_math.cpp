@@ -14,6 +14,7 @@
 #include "core/infer/helpers.h"
 #include "core/registry/fusion.h"
 #include "ops/onnx/elementwise.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -38,15 +39,7 @@ bool per_channel_operand(const FusionNode& n, ChannelAffine& out, std::vector<do
   }
   out.operand_rank = b.rank();
   out.axis_from_end = axis < 0 ? 0 : b.rank() - axis;
-  values.resize(static_cast<std::size_t>(b.numel()));
-  visit_type(b.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (is_narrow_float_v<T>) {
-      for (std::size_t i = 0; i < values.size(); ++i) values[i] = to_float(b.data<T>()[i]);
-    } else if constexpr (std::is_floating_point_v<T>) {
-      for (std::size_t i = 0; i < values.size(); ++i) values[i] = b.data<T>()[i];
-    }
-  });
+  values = nn::doubles_of(b);
   return true;
 }
 

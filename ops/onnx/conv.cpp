@@ -154,11 +154,11 @@ void im2col(const Window& w, const F* xg, int64_t c0, int64_t c1, int64_t p0, in
 
 // ---- the three paths -------------------------------------------------------------------------
 
-// W as the products read it: the group's rows of W, and, when W is a constant, the same rows
-// packed at planning (one PackedA per group), which the products then use instead; and the
+// What the paths read besides X and B: W (the group's rows), and, when W is a constant, the same
+// rows packed at planning (one PackedA per group), which the products then use instead; and the
 // epilogue a fusion gave the node, applied to each block of Y as soon as it is computed.
 template <class F>
-struct Weights {
+struct Operands {
   const F* w = nullptr;
   const std::vector<kernels::PackedA<F>>* packed = nullptr;
   kernels::Epilogue epilogue;
@@ -167,7 +167,7 @@ struct Weights {
 // Y_g[:, cols] = W_g x B (+ beta Y): B is kdim x len (row stride ldb), Y's rows are ldy apart. On
 // the node's threads when `ctx` is given, else on the calling thread.
 template <class F>
-void group_product(const KernelContext* ctx, const Weights<F>& w, int64_t grp, int64_t mg,
+void group_product(const KernelContext* ctx, const Operands<F>& w, int64_t grp, int64_t mg,
                    int64_t kdim, int64_t len, const F* b, int64_t ldb, F beta, F* y, int64_t ldy) {
   if constexpr (std::is_same_v<F, float>) {
     if (w.packed) {
@@ -250,7 +250,7 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 // 1x1, no padding, stride 1: Y_g = W_g x X_g directly.
 template <class F>
 void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
-                    const Weights<F>& w, const F* b, F* y) {
+                    const Operands<F>& w, const F* b, F* y) {
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t hw = g.window.out_size();
   auto one = [&](int64_t item, bool parallel_gemm) {
@@ -278,7 +278,7 @@ constexpr int64_t kMinTile = 64;
 constexpr int64_t kTileColumns = 32;
 
 template <class F>
-void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Weights<F>& w,
+void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Operands<F>& w,
                  const F* b, F* y) {
   const Window& win = g.window;
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
@@ -328,14 +328,15 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   for (int64_t item = 0; item < items; ++item) run_tile(item, 0, ohw, col.data(), threads > 1);
 }
 
-bool is_depthwise(const ConvGeometry& g) {
-  return g.in_channels / g.group == 1 && g.group > 1 && g.window.rank() <= 2;
+// One input channel per group, up to 2 spatial dims: the depthwise path, not a product.
+bool is_depthwise(int64_t channels_per_group, int64_t group, std::size_t spatial_rank) {
+  return channels_per_group == 1 && group > 1 && spatial_rank <= 2;
 }
 
 template <class F>
-void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Weights<F>& w,
+void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Operands<F>& w,
                   const F* b, F* y) {
-  if (is_depthwise(g))
+  if (is_depthwise(g.in_channels / g.group, g.group, g.window.rank()))
     conv_depthwise(ctx, g, x, w.w, b, w.epilogue, y);
   else if (g.window.is_pointwise())
     conv_pointwise(ctx, g, x, w, b, y);
@@ -390,7 +391,7 @@ void pack_weights(const PrepareContext& ctx, ConvState& s) {
   if (!w || w->dtype() != DataType::float32 || w->rank() < 3 || !blas::packed_products()) return;
   const Shape& ws = w->shape();
   const int64_t m = ws[0], group = s.group;
-  if (group <= 0 || m % group != 0 || (ws[1] == 1 && group > 1 && ws.size() <= 4)) return;
+  if (group <= 0 || m % group != 0 || is_depthwise(ws[1], group, ws.size() - 2)) return;
   const int64_t mg = m / group, kdim = w->numel() / std::max<int64_t>(m, 1);
   if (mg < 2 || kdim <= 0) return;
   const float* data = w->data<float>();
@@ -405,16 +406,8 @@ bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine
                                 ReplacedInputs& out) {
   const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
   if (!w || w->dtype() != DataType::float32 || w->rank() < 3) return false;
-  const int64_t m = w->shape()[0], rank = w->rank();  // Y's rank is W's
-  if (affine.operand_rank > rank) return false;
-  if (affine.axis_from_end != 0 && affine.axis_from_end != rank - 1) return false;
-  const auto per_channel = [m](const std::vector<double>& v) {
-    return static_cast<int64_t>(v.size()) == m || v.size() == 1;
-  };
-  if (m <= 0 || !per_channel(affine.scale) || !per_channel(affine.shift)) return false;
-  const auto at = [](const std::vector<double>& v, int64_t c) {
-    return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(c)];
-  };
+  const int64_t m = w->shape()[0];
+  if (!affine.fits(m, w->rank())) return false;  // Y's rank is W's
   const bool has_bias = n.input_named.size() > 2 && n.input_named[2];
   const Tensor* b = has_bias ? n.constants[2] : nullptr;
   if (has_bias && (!b || b->dtype() != DataType::float32 || b->numel() != m)) return false;
@@ -425,11 +418,11 @@ bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine
   float* dst = w2.mutable_data<float>();
   float* bias = b2.mutable_data<float>();
   for (int64_t c = 0; c < m; ++c) {
-    const double scale = at(affine.scale, c);
+    const double scale = affine.scale_at(c);
     for (int64_t i = c * per_filter; i < (c + 1) * per_filter; ++i)
       dst[i] = static_cast<float>(src[i] * scale);
     const double old = b ? b->data<float>()[c] : 0.0;
-    bias[c] = static_cast<float>(old * scale + at(affine.shift, c));
+    bias[c] = static_cast<float>(old * scale + affine.shift_at(c));
   }
   out.inputs.emplace_back(1, std::move(w2));
   out.inputs.emplace_back(2, std::move(b2));
@@ -488,14 +481,14 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
-  const Weights<float> weights{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w,
-                               s.epilogue};
+  const Operands<float> operands{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w,
+                                 s.epilogue};
   if (y.dtype() == DataType::float32) {
-    conv_forward<float>(ctx, g, x32.data<float>(), weights, bias, y.mutable_data<float>());
+    conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;
   }
   Tensor y32(DataType::float32, y.shape());
-  conv_forward<float>(ctx, g, x32.data<float>(), weights, bias, y32.mutable_data<float>());
+  conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y32.mutable_data<float>());
   nn::store_float32(y32.data<float>(), y);
 }
 

@@ -68,6 +68,12 @@ double element_as_double(const Tensor& t, int64_t i) {
   return v;
 }
 
+std::vector<double> doubles_of(const Tensor& t) {
+  std::vector<double> v(static_cast<std::size_t>(t.numel()));
+  for (int64_t k = 0; k < t.numel(); ++k) v[static_cast<std::size_t>(k)] = element_as_double(t, k);
+  return v;
+}
+
 // ---- matrix products ------------------------------------------------------------------------
 
 template <class F>

@@ -84,6 +84,8 @@ Tensor to_float32(const Tensor& x);
 void store_float32(const float* values, Tensor& out);
 // Reads any float or integer tensor's element i as double (attributes given as tensors: ratio).
 double element_as_double(const Tensor& t, int64_t i);
+// Every element of a float or integer tensor as double, in order.
+std::vector<double> doubles_of(const Tensor& t);
 
 // Row-major GEMM in float or double through core/exec/blas.h: C = alpha*op(A)*op(B) + beta*C.
 // Without a context on the calling thread only; with one, split over the node's threads.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace onnxtool::ops::nn {
 
@@ -71,6 +73,8 @@ struct PlaneJob {
   PoolOptions options;
   bool column_major = false;  // MaxPool's storage_order 1
   int64_t* indices = nullptr;
+  // Output columns [first, last) whose window is whole along the width (whole_columns).
+  std::pair<int64_t, int64_t> whole{0, 0};
 };
 
 template <class T>
@@ -185,7 +189,7 @@ template <class T>
 bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
-  const auto [first, last] = whole_columns(w);
+  const auto [first, last] = job.whole;
   if (d.out != 1 || d.in != 1 || last - first < 8) return false;
   const T* src = x + plane * h.in * w.in;
   thread_local std::vector<A> acc;
@@ -207,7 +211,7 @@ template <class T>
 bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
-  const auto [first, last] = whole_columns(w);
+  const auto [first, last] = job.whole;
   if (job.options.kind != PoolKind::average || d.out != 1 || d.in != 1 || last - first < 8)
     return false;
   const T* src = x + plane * h.in * w.in;
@@ -274,13 +278,13 @@ void pool_direct(const KernelContext& ctx, const Window& win, const PlaneJob& jo
       if (job.options.kind == PoolKind::max && job.indices) {
         max_plane(job, plane, x, y);
       } else if (job.options.kind == PoolKind::max) {
-        const auto [first, last] = whole_columns(job.g->axis[2]);
+        const auto [first, last] = job.whole;
         if (max_plane_rows(job, plane, x, y))
           max_plane_values(job, plane, x, y, first, last);
         else
           max_plane_values(job, plane, x, y);
       } else {
-        const auto [first, last] = whole_columns(job.g->axis[2]);
+        const auto [first, last] = job.whole;
         if (sum_plane_rows(job, plane, x, y))
           sum_plane(job, plane, x, y, first, last);
         else
@@ -366,6 +370,7 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
     ctx.fail("MaxPool's Indices output is supported for up to 3 spatial dims");
   const Geometry3 g = win.rank() <= 3 ? geometry3(win) : Geometry3{};
   job.g = &g;
+  if (win.rank() <= 3) job.whole = whole_columns(g.axis[2]);
   visit_pool_type(ctx, x.dtype(), kind, [&](auto tag) {
     using T = decltype(tag);
     if (win.rank() <= 3)

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "core/exec/passes/constant_values.h"
 #include "core/exec/planner.h"
 #include "core/infer/engine.h"
 #include "core/ir/graph.h"
@@ -20,58 +21,22 @@ namespace {
 
 class Folder {
  public:
-  Folder(PlanContext& ctx, OpsetMap opsets) : ctx_(ctx), opsets_(std::move(opsets)) {}
+  Folder(PlanContext& ctx, OpsetMap opsets)
+      : ctx_(ctx), opsets_(std::move(opsets)), constants_(ctx) {}
 
   void fold_graph(ir::Graph& g, const std::string& prefix);
   int64_t folded() const { return folded_; }
   int64_t bytes() const { return bytes_; }
 
  private:
-  const Value* constant(const ir::Graph& g, const std::string& name);
-  const Value* decode(const ir::Graph& owner, const std::string& name);
   bool can_define(const ir::Graph& g, const ir::Node& n) const;
   bool try_fold(ir::Graph& g, ir::Node& n, const std::string& prefix, int index);
 
   PlanContext& ctx_;
   OpsetMap opsets_;
-  // Constants already decoded, by the graph that defines them and their name.
-  std::map<std::pair<const ir::Graph*, std::string>, Value> values_;
+  ConstantValues constants_;
   int64_t folded_ = 0, bytes_ = 0;
 };
-
-// The value `name` holds on every run, as seen from g; nullptr when it is not a constant.
-const Value* Folder::constant(const ir::Graph& g, const std::string& name) {
-  const auto def = g.resolve(name);
-  if (!def) return nullptr;
-  const ir::Graph& owner = *def->graph;
-  bool fixed =
-      def->kind == ir::ValueKind::initializer || def->kind == ir::ValueKind::sparse_initializer;
-  // A main-graph input's default counts when the caller says no run will feed it.
-  if (def->kind == ir::ValueKind::graph_input && !owner.parent() && ctx_.defaults_as_constants &&
-      owner.initializer(name))
-    fixed = true;
-  return fixed ? decode(owner, name) : nullptr;
-}
-
-const Value* Folder::decode(const ir::Graph& owner, const std::string& name) {
-  const auto key = std::make_pair(&owner, name);
-  if (auto it = values_.find(key); it != values_.end()) return &it->second;
-  try {
-    Value v;
-    if (const ir::Initializer* init = owner.initializer(name)) {
-      v = initializer_value(ctx_.model, *init, name);
-    } else {
-      const onnx::SparseTensorProto* sparse = nullptr;
-      for (const auto& sp : owner.sparse_initializers())
-        if (sp.values().name() == name) sparse = &sp;
-      if (!sparse) return nullptr;
-      v = sparse_initializer_value(ctx_.model, *sparse, name);
-    }
-    return &values_.emplace(key, std::move(v)).first->second;
-  } catch (const Error&) {
-    return nullptr;  // a malformed initializer: planning reports it
-  }
-}
 
 // Whether each output of n can become an initializer of g (a malformed graph may define the
 // name elsewhere too).
@@ -105,7 +70,7 @@ bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& prefix, int 
       pn.inputs.emplace_back(std::nullopt);
       continue;
     }
-    const Value* v = constant(g, name);
+    const Value* v = constants_.find(g, name);
     if (!v) return false;
     inputs.push_back(v);
     pn.inputs.push_back(ValueRef{0, true, static_cast<int>(i)});

@@ -49,7 +49,7 @@ bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
   if (!pair) return false;
   ir::Node* p = pair->p;
   const FusionSupport::Resolved &qr = pair->q_op, &pr = pair->p_op;
-  const AttrView q_attrs(qr.proto, qr.schema), p_attrs(pr.proto, pr.schema);
+  const AttrView q_attrs(*qr.proto, qr.schema), p_attrs(*pr.proto, pr.schema);
   if (epilogue_of(p_attrs)) return false;  // one epilogue per node
 
   kernels::Epilogue e;

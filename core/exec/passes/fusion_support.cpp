@@ -8,38 +8,16 @@
 #include "core/ir/graph.h"
 #include "core/registry/attrs.h"
 #include "core/registry/registry.h"
+#include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
 
 FusionSupport::Resolved FusionSupport::resolve(const ir::Node& n) const {
   Resolved r;
-  n.to_proto(r.proto);
-  const OpResolution op = resolve_operator(ctx_.registry, opsets_, &ctx_.functions, r.proto);
+  r.proto = &n.proto();
+  const OpResolution op = resolve_operator(ctx_.registry, opsets_, &ctx_.functions, *r.proto);
   if (runs_kernel(ctx_, op)) r.schema = op.schema;
   return r;
-}
-
-// The tensor `name` holds on every run as seen from g (an initializer of g or an enclosing
-// graph, or a main-graph input's default when no run feeds those); nullptr otherwise.
-const Tensor* FusionSupport::constant(const ir::Graph& g, const std::string& name) {
-  if (name.empty()) return nullptr;
-  const auto def = g.resolve(name);
-  if (!def) return nullptr;
-  const ir::Graph& owner = *def->graph;
-  const bool fixed =
-      def->kind == ir::ValueKind::initializer ||
-      (def->kind == ir::ValueKind::graph_input && !owner.parent() && ctx_.defaults_as_constants);
-  const ir::Initializer* init = fixed ? owner.initializer(name) : nullptr;
-  if (!init) return nullptr;
-  const auto key = std::make_pair(&owner, name);
-  if (auto it = values_.find(key); it != values_.end()) return &it->second;
-  try {
-    Value v = initializer_value(ctx_.model, *init, name);
-    if (!v.is_tensor() || !v.tensor().defined()) return nullptr;
-    return &values_.emplace(key, v.tensor()).first->second;
-  } catch (const Error&) {
-    return nullptr;  // a malformed initializer: planning reports it
-  }
 }
 
 FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
@@ -47,7 +25,8 @@ FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const 
   FusionNode f{*r.schema, attrs, {}, {}, false, -1, 0};
   for (const auto& name : n.inputs()) {
     f.input_named.push_back(!name.empty());
-    f.constants.push_back(constant(g, name));
+    const Value* v = constants_.find(g, name);
+    f.constants.push_back(v && v->is_tensor() && v->tensor().defined() ? &v->tensor() : nullptr);
   }
   for (std::size_t i = 1; i < n.outputs().size(); ++i)
     f.writes_other_outputs = f.writes_other_outputs || !n.outputs()[i].empty();

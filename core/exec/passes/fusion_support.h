@@ -5,15 +5,17 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "core/exec/passes/constant_values.h"
 #include "core/registry/binding.h"
 #include "core/registry/fusion.h"
-#include "core/types/tensor.h"
-#include "onnx.pb.h"
+
+namespace onnx {
+class NodeProto;
+}
 
 namespace onnxtool {
 struct OpVersion;
@@ -29,13 +31,15 @@ struct PlanContext;
 
 class FusionSupport {
  public:
-  FusionSupport(PlanContext& ctx, OpsetMap opsets) : ctx_(ctx), opsets_(std::move(opsets)) {}
+  FusionSupport(PlanContext& ctx, OpsetMap opsets)
+      : ctx_(ctx), opsets_(std::move(opsets)), constants_(ctx) {}
 
   // A node as the hooks see it: the operator version it runs as a kernel (nullptr when it does
-  // not, or is unknown) and its proto (the attributes the hooks read).
+  // not, or is unknown) and its proto (the node's own, not a copy: the attributes the hooks
+  // read; valid until the node is edited).
   struct Resolved {
     const OpVersion* schema = nullptr;
-    onnx::NodeProto proto;
+    const onnx::NodeProto* proto = nullptr;
   };
   Resolved resolve(const ir::Node& n) const;
   // The node's inputs as a hook sees them (constants decoded; they live as long as this).
@@ -63,11 +67,9 @@ class FusionSupport {
   static int64_t fuse_all(ir::Graph& g, const std::function<bool(ir::Graph&, ir::Node&)>& try_fuse);
 
  private:
-  const Tensor* constant(const ir::Graph& g, const std::string& name);
-
   PlanContext& ctx_;
   OpsetMap opsets_;
-  std::map<std::pair<const ir::Graph*, std::string>, Tensor> values_;
+  ConstantValues constants_;
 };
 
 }  // namespace onnxtool::exec_detail
