@@ -14,23 +14,7 @@ namespace onnxtool::exec_detail {
 
 namespace {
 
-class Fuser {
- public:
-  Fuser(PlanContext& ctx, OpsetMap opsets) : support_(ctx, std::move(opsets)) {}
-
-  int64_t fuse(ir::Graph& g) {
-    return FusionSupport::fuse_all(g,
-                                   [this](ir::Graph& at, ir::Node& n) { return try_fuse(at, n); });
-  }
-
- private:
-  bool try_fuse(ir::Graph& g, ir::Node& q);
-  void replace_inputs(ir::Graph& g, ir::Node& p, ReplacedInputs& with);
-
-  FusionSupport support_;
-};
-
-void Fuser::replace_inputs(ir::Graph& g, ir::Node& p, ReplacedInputs& with) {
+void replace_inputs(ir::Graph& g, ir::Node& p, ReplacedInputs& with) {
   for (auto& [index, tensor] : with.inputs) {
     const std::string old = index < p.inputs().size() ? p.inputs()[index] : std::string();
     const std::string name = g.fresh_name((old.empty() ? p.outputs()[0] : old) + "_fused");
@@ -41,8 +25,8 @@ void Fuser::replace_inputs(ir::Graph& g, ir::Node& p, ReplacedInputs& with) {
   }
 }
 
-bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
-  const auto pair = support_.pair_with_producer(
+bool fold_affine(FusionSupport& support, ir::Graph& g, ir::Node& q) {
+  const auto pair = support.pair_with_producer(
       g, q, [](const OpVersion& v) { return static_cast<bool>(v.channel_affine); },
       [](const OpVersion& v) { return static_cast<bool>(v.absorb_channel_affine); });
   if (!pair) return false;
@@ -50,9 +34,9 @@ bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
   const FusionSupport::Resolved &qr = pair->q_op, &pr = pair->p_op;
   const AttrView q_attrs(*qr.proto, qr.schema), p_attrs(*pr.proto, pr.schema);
   ChannelAffine affine;
-  if (!qr.schema->channel_affine(support_.describe(g, q, qr, q_attrs), affine)) return false;
+  if (!qr.schema->channel_affine(support.describe(g, q, qr, q_attrs), affine)) return false;
   ReplacedInputs replaced;
-  if (!pr.schema->absorb_channel_affine(support_.describe(g, *p, pr, p_attrs), affine, replaced))
+  if (!pr.schema->absorb_channel_affine(support.describe(g, *p, pr, p_attrs), affine, replaced))
     return false;
 
   replace_inputs(g, *p, replaced);
@@ -64,9 +48,10 @@ bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
 
 PassReport FuseChannelAffine::run(ir::ModelGraph& model, const PassContext&) {
   if (!model.graph()) return {};
-  Fuser fuser(ctx_, model_opsets(model.header()));
+  FusionSupport support(ctx_, model_opsets(model.header()));
   PassReport report;
-  report.changes = fuser.fuse(*model.graph());
+  report.changes = FusionSupport::fuse_all(
+      *model.graph(), [&](ir::Graph& g, ir::Node& n) { return fold_affine(support, g, n); });
   report.summary = plural(static_cast<uint64_t>(report.changes), "node") +
                    " folded into the weights before them";
   return report;

@@ -14,21 +14,6 @@ namespace onnxtool::exec_detail {
 
 namespace {
 
-class Fuser {
- public:
-  Fuser(PlanContext& ctx, OpsetMap opsets) : support_(ctx, std::move(opsets)) {}
-
-  int64_t fuse(ir::Graph& g) {
-    return FusionSupport::fuse_all(g,
-                                   [this](ir::Graph& at, ir::Node& n) { return try_fuse(at, n); });
-  }
-
- private:
-  bool try_fuse(ir::Graph& g, ir::Node& q);
-
-  FusionSupport support_;
-};
-
 void set_epilogue(ir::Node& p, const kernels::Epilogue& e) {
   onnx::NodeProto& proto = p.mutable_proto();
   onnx::AttributeProto* kind = proto.add_attribute();
@@ -41,9 +26,9 @@ void set_epilogue(ir::Node& p, const kernels::Epilogue& e) {
   for (float v : {e.lo, e.hi, e.alpha}) params->add_floats(v);
 }
 
-bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
+bool fold_epilogue(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   if (q.outputs().size() != 1) return false;
-  const auto pair = support_.pair_with_producer(
+  const auto pair = support.pair_with_producer(
       g, q, [](const OpVersion& v) { return static_cast<bool>(v.epilogue); },
       [](const OpVersion& v) { return static_cast<bool>(v.takes_epilogue); });
   if (!pair) return false;
@@ -53,8 +38,8 @@ bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
   if (epilogue_of(p_attrs)) return false;  // one epilogue per node
 
   kernels::Epilogue e;
-  if (!qr.schema->epilogue(support_.describe(g, q, qr, q_attrs), e) || !e) return false;
-  if (!pr.schema->takes_epilogue(support_.describe(g, *p, pr, p_attrs))) return false;
+  if (!qr.schema->epilogue(support.describe(g, q, qr, q_attrs), e) || !e) return false;
+  if (!pr.schema->takes_epilogue(support.describe(g, *p, pr, p_attrs))) return false;
 
   set_epilogue(*p, e);
   FusionSupport::fold_into_producer(g, q, *p);
@@ -65,9 +50,10 @@ bool Fuser::try_fuse(ir::Graph& g, ir::Node& q) {
 
 PassReport FuseEpilogue::run(ir::ModelGraph& model, const PassContext&) {
   if (!model.graph()) return {};
-  Fuser fuser(ctx_, model_opsets(model.header()));
+  FusionSupport support(ctx_, model_opsets(model.header()));
   PassReport report;
-  report.changes = fuser.fuse(*model.graph());
+  report.changes = FusionSupport::fuse_all(
+      *model.graph(), [&](ir::Graph& g, ir::Node& n) { return fold_epilogue(support, g, n); });
   report.summary =
       plural(static_cast<uint64_t>(report.changes), "node") + " applied by the kernel before them";
   return report;
