@@ -13,6 +13,7 @@
 
 #include "core/infer/helpers.h"
 #include "core/registry/fusion.h"
+#include "ops/onnx/im2col.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/onnx/nn_reference.h"
 #include "ops/op.h"
@@ -81,75 +82,6 @@ void infer_conv(InferContext& ctx) {
     y.resize(x->size());
   }
   set_output_tensor(ctx, 0, elem, y);
-}
-
-// ---- im2col ----------------------------------------------------------------------------------
-
-// Copies one run along the last spatial axis: dst[j] = src[(o + j) * stride + off] where that
-// index lies in [0, len), else 0.
-template <class F>
-void copy_run(const F* src, int64_t len, int64_t o, int64_t run, int64_t stride, int64_t off,
-              F* dst) {
-  // The outputs j whose input index falls inside [0, len).
-  const int64_t first = std::max<int64_t>(0, (-off - o * stride + stride - 1) / stride);
-  int64_t last = (len - 1 - off - o * stride);
-  last = last < 0 ? 0 : last / stride + 1;
-  const int64_t lo = std::min(first, run), hi = std::clamp<int64_t>(last, lo, run);
-  std::fill(dst, dst + lo, F(0));
-  const F* s = src + o * stride + off;
-  if (stride == 1)
-    std::memcpy(dst + lo, s + lo, static_cast<std::size_t>(hi - lo) * sizeof(F));
-  else
-    for (int64_t j = lo; j < hi; ++j) dst[j] = s[j * stride];
-  std::fill(dst + hi, dst + run, F(0));
-}
-
-// Rows of col for input channels [c0, c1) of one group and output positions [p0, p1): row
-// (c*K + k) holds, for each position, the input under kernel offset k (0 in the padding).
-// xg points at the group's first channel; col rows are `ld` apart.
-template <class F>
-void im2col(const Window& w, const F* xg, int64_t c0, int64_t c1, int64_t p0, int64_t p1, F* col,
-            int64_t ld) {
-  const std::size_t r = w.rank(), last = r - 1;
-  const int64_t kernel = w.kernel_size(), in_size = w.in_size();
-  std::vector<int64_t> k(r), off(r), o(r);
-  for (int64_t c = c0; c < c1; ++c) {
-    const F* src = xg + c * in_size;
-    for (int64_t kk = 0; kk < kernel; ++kk) {
-      for (std::size_t a = r, rest = static_cast<std::size_t>(kk); a-- > 0;) {
-        k[a] = static_cast<int64_t>(rest) % w.kernel[a];
-        rest /= static_cast<std::size_t>(w.kernel[a]);
-        off[a] = k[a] * w.dilation[a] - w.pad_begin[a];
-      }
-      for (std::size_t a = r, rest = static_cast<std::size_t>(p0); a-- > 0;) {
-        o[a] = static_cast<int64_t>(rest) % w.out[a];
-        rest /= static_cast<std::size_t>(w.out[a]);
-      }
-      F* dst = col + (c * kernel + kk) * ld;
-      for (int64_t p = p0; p < p1;) {
-        const int64_t run = std::min(w.out[last] - o[last], p1 - p);
-        int64_t base = 0;
-        bool inside = true;
-        for (std::size_t a = 0; a < last; ++a) {
-          const int64_t i = o[a] * w.stride[a] + off[a];
-          inside = inside && i >= 0 && i < w.in[a];
-          base = base * w.in[a] + i;
-        }
-        if (inside)
-          copy_run(src + base * w.in[last], w.in[last], o[last], run, w.stride[last], off[last],
-                   dst);
-        else
-          std::fill(dst, dst + run, F(0));
-        dst += run;
-        p += run;
-        o[last] += run;
-        for (std::size_t a = last; a > 0 && o[a] == w.out[a]; --a) {
-          o[a] = 0;
-          ++o[a - 1];
-        }
-      }
-    }
-  }
 }
 
 // ---- the three paths -------------------------------------------------------------------------
@@ -306,10 +238,12 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
     const F* xg = x + (n * g.in_channels + grp * cg) * ihw;
     F* yg = y + (n * g.out_channels + grp * mg) * ohw;
     if (parallel)
-      ctx.parallel_for(cg, 1,
-                       [&](int64_t c0, int64_t c1) { im2col(win, xg, c0, c1, p0, p1, col, len); });
+      ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
+        const int64_t kernel = win.kernel_size();
+        im2col_rows(win, xg, c0 * kernel, c1 * kernel, p0, p1, col + c0 * kernel * len, len);
+      });
     else
-      im2col(win, xg, 0, cg, p0, p1, col, len);
+      im2col_rows(win, xg, int64_t{0}, kdim, p0, p1, col, len);
     group_product(parallel ? &ctx : nullptr, w, grp, mg, kdim, len, col, len, F(0), yg + p0, ohw);
     finish_rows(b ? b + grp * mg : nullptr, w.epilogue, mg, p0, p1, yg, ohw);
   };

@@ -8,8 +8,6 @@ namespace onnxtool::ops {
 
 namespace {
 
-using integer::ParamAxis;
-
 void infer_conv_integer(InferContext& ctx) {
   set_output_tensor(ctx, 0, static_cast<int32_t>(DataType::int32),
                     integer::infer_conv_shape(ctx, 0, 1));
@@ -23,11 +21,8 @@ void conv_integer_kernel(KernelContext& ctx) {
   if (x_zero && x_zero->numel() > 1)
     ctx.fail("x_zero_point must be a scalar, not " + shape_to_string(x_zero->shape()));
   const nn::ConvGeometry g = integer::conv_geometry(ctx, x.shape(), w.shape());
-  const auto xs = integer::shifted(ctx, x, x_zero, x.shape(), ParamAxis::channel, "x");
-  const auto ws = integer::shifted(ctx, w, w_zero, w.shape(), ParamAxis::channel, "w");
-  const std::vector<int32_t> y = integer::conv_int32(ctx, g, xs, ws);
-  Tensor& out = ctx.output(0, DataType::int32, integer::conv_output_shape(g));
-  std::copy(y.begin(), y.end(), out.mutable_data<int32_t>());
+  Tensor& out = ctx.output_uninitialized(0, DataType::int32, integer::conv_output_shape(g));
+  integer::conv_int32(ctx, g, x, x_zero, w, w_zero, out.mutable_data<int32_t>());
 }
 
 }  // namespace

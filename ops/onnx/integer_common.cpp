@@ -2,6 +2,7 @@
 #include "ops/onnx/integer_common.h"
 
 #include "core/types/float_formats.h"
+#include "ops/onnx/im2col.h"
 #include "ops/onnx/misc_common.h"
 
 namespace onnxtool::ops::integer {
@@ -173,18 +174,84 @@ MatmulPlan plan_matmul(const KernelContext& ctx, const Shape& a, const Shape& b)
   return p;
 }
 
-std::vector<int32_t> matmul_int32(const KernelContext& ctx, const MatmulPlan& p,
-                                  const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+namespace {
+
+kernels::ByteKind byte_kind(const KernelContext& ctx, const Tensor& x, const Tensor* zero,
+                            const char* what) {
+  if (!is_int8(x.dtype()))
+    ctx.fail(std::string(what) + " has element type " + std::string(type_name(x.dtype())) +
+             "; only int8 and uint8 are supported");
+  if (zero && zero->numel() > 0 && zero->dtype() != x.dtype())
+    ctx.fail(std::string(what) + "'s zero point must have its element type " +
+             std::string(type_name(x.dtype())));
+  return x.dtype() == DataType::int8 ? kernels::ByteKind::s8 : kernels::ByteKind::u8;
+}
+
+// The zero point of each of `count` positions of x (seen as `target`), position i at flat index
+// flat(i); one value when the zero point is per tensor.
+template <class Flat>
+std::vector<int32_t> zero_points(const KernelContext& ctx, const Tensor* zero, const Shape& target,
+                                 ParamAxis axis, const char* what, int64_t count, Flat&& flat) {
+  if (!zero || zero->numel() == 0) return {0};
+  const ParamIndex index(ctx, target, zero->shape(), axis, what);
+  if (index.scalar()) return {element(*zero, 0)};
+  std::vector<int32_t> v(static_cast<std::size_t>(count));
+  for (int64_t i = 0; i < count; ++i)
+    v[static_cast<std::size_t>(i)] = element(*zero, index(flat(i)));
+  return v;
+}
+
+// Column blocks of [0, n) for `tasks_wanted` tasks in all: whole register tiles wide.
+int64_t column_block(int64_t n, int64_t blocks_wanted) {
+  const int64_t per = (n + blocks_wanted - 1) / std::max<int64_t>(blocks_wanted, 1);
+  return std::max<int64_t>(32, (per + 31) / 32 * 32);
+}
+
+}  // namespace
+
+void matmul_int32(const KernelContext& ctx, const MatmulPlan& p, const Tensor& a,
+                  const Tensor* a_zero, const Tensor& b, const Tensor* b_zero, int32_t* y) {
+  const kernels::ByteKind ka = byte_kind(ctx, a, a_zero, "A");
+  const kernels::ByteKind kb = byte_kind(ctx, b, b_zero, "B");
   const auto items = static_cast<int64_t>(p.a_offset.size());
-  std::vector<int32_t> y(static_cast<std::size_t>(items * p.m * p.n), 0);
-  if (p.k == 0) return y;
-  ctx.parallel_for(items, nn::grain_for(p.m * p.n * p.k), [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i)
-      nn::int_matmul<int32_t>(
-          false, false, p.m, p.n, p.k, a.data() + p.a_offset[static_cast<std::size_t>(i)], p.k,
-          b.data() + p.b_offset[static_cast<std::size_t>(i)], p.n, y.data() + i * p.m * p.n, p.n);
+  const int64_t m = p.m, n = p.n, k = p.k;
+  if (items * m * n == 0) return;
+  if (k == 0) {
+    std::fill(y, y + items * m * n, 0);
+    return;
+  }
+  // Zero points as the kernels take them: per row of each of A's matrices (per column of B's),
+  // one value when per tensor.
+  const int64_t a_matrices = a.numel() / (m * k), b_matrices = b.numel() / (k * n);
+  const auto za = zero_points(ctx, a_zero, p.a, ParamAxis::rows, "A's zero point", a_matrices * m,
+                              [k](int64_t i) { return i * k; });
+  const auto zb = zero_points(ctx, b_zero, p.b, ParamAxis::columns, "B's zero point",
+                              b_matrices * n, [k, n](int64_t i) { return i / n * k * n + i % n; });
+  auto slice = [](const std::vector<int32_t>& z, int64_t at, int64_t len) {
+    return z.size() == 1 ? std::span<const int32_t>(z)
+                         : std::span<const int32_t>(z).subspan(static_cast<std::size_t>(at),
+                                                               static_cast<std::size_t>(len));
+  };
+  const auto* a_bytes = a.data<uint8_t>();
+  const auto* b_bytes = b.data<uint8_t>();
+  const int64_t blocks = std::max<int64_t>(1, (2 * ctx.threads() + items - 1) / items);
+  const int64_t block = column_block(n, blocks), per_item = (n + block - 1) / block;
+  ctx.parallel_for(items * per_item, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t task = lo; task < hi; ++task) {
+      const int64_t it = task / per_item, j0 = task % per_item * block;
+      const int64_t ao = p.a_offset[static_cast<std::size_t>(it)];
+      const int64_t bo = p.b_offset[static_cast<std::size_t>(it)];
+      const kernels::PackedInt8A packed(m, k, a_bytes + ao, k, ka, slice(za, ao / k, m));
+      kernels::Int8B src;
+      src.kind = kb;
+      src.k = k;
+      src.n = n;
+      src.data = b_bytes + bo;
+      src.ldb = n;
+      src.zero = slice(zb, bo / (k * n) * n, n);
+      kernels::igemm(packed, src, j0, std::min(n, j0 + block), y + it * m * n, n);
+    }
   });
-  return y;
 }
 
 // ---- convolution -----------------------------------------------------------------------------
@@ -220,38 +287,55 @@ Shape conv_output_shape(const nn::ConvGeometry& g) {
   return y;
 }
 
-std::vector<int32_t> conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g,
-                                const std::vector<int32_t>& x, const std::vector<int32_t>& w) {
+void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
+                const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y) {
+  const kernels::ByteKind kx = byte_kind(ctx, x, x_zero, "x");
+  const kernels::ByteKind kw = byte_kind(ctx, w, w_zero, "w");
   const nn::Window& win = g.window;
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t kernel = win.kernel_size(), ohw = win.out_size(), ihw = win.in_size();
   const int64_t kdim = cg * kernel;
-  std::vector<int32_t> y(static_cast<std::size_t>(g.batch * g.out_channels * ohw), 0);
-  if (y.empty() || kdim == 0) return y;
-  // Where each (kernel offset, output position) reads its input plane, once for all channels.
-  std::vector<int64_t> where(static_cast<std::size_t>(kernel * ohw));
-  for (int64_t kk = 0; kk < kernel; ++kk)
-    for (int64_t p = 0; p < ohw; ++p)
-      where[static_cast<std::size_t>(kk * ohw + p)] = nn::window_input_index(win, p, kk);
-  // Per batch item and group: Y_g [mg, ohw] = W_g [mg, kdim] x col [kdim, ohw] (im2col).
-  ctx.parallel_for(g.batch * g.group, 1, [&](int64_t lo, int64_t hi) {
-    std::vector<int32_t> col(static_cast<std::size_t>(kdim * ohw));
-    for (int64_t item = lo; item < hi; ++item) {
+  if (g.batch * g.out_channels * ohw == 0) return;
+  const auto zx = zero_points(ctx, x_zero, x.shape(), ParamAxis::channel, "x's zero point", 1,
+                              [](int64_t) { return int64_t{0}; });
+  const auto zw = zero_points(ctx, w_zero, w.shape(), ParamAxis::channel, "w's zero point",
+                              g.out_channels, [kdim](int64_t i) { return i * kdim; });
+  const auto* w_bytes = w.data<uint8_t>();
+  const auto* x_bytes = x.data<uint8_t>();
+  std::vector<kernels::PackedInt8A> packed;
+  for (int64_t grp = 0; grp < g.group; ++grp)
+    packed.emplace_back(
+        mg, kdim, w_bytes + grp * mg * kdim, kdim, kw,
+        zw.size() == 1 ? std::span<const int32_t>(zw)
+                       : std::span<const int32_t>(zw).subspan(static_cast<std::size_t>(grp * mg),
+                                                              static_cast<std::size_t>(mg)));
+  // The padding holds x's zero point, as stored: it then adds nothing to the sums.
+  const auto pad = static_cast<uint8_t>(zx[0]);
+  const bool pointwise = win.is_pointwise();
+  const int64_t items = g.batch * g.group;
+  const int64_t blocks = std::max<int64_t>(1, (2 * ctx.threads() + items - 1) / items);
+  const int64_t block = column_block(ohw, blocks), per_item = (ohw + block - 1) / block;
+  ctx.parallel_for(items * per_item, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t task = lo; task < hi; ++task) {
+      const int64_t item = task / per_item, p0 = task % per_item * block;
       const int64_t n = item / g.group, grp = item % g.group;
-      const int32_t* xg = x.data() + (n * g.in_channels + grp * cg) * ihw;
-      for (int64_t c = 0; c < cg; ++c)
-        for (int64_t kk = 0; kk < kernel; ++kk)
-          for (int64_t p = 0; p < ohw; ++p) {
-            const int64_t i = where[static_cast<std::size_t>(kk * ohw + p)];
-            col[static_cast<std::size_t>((c * kernel + kk) * ohw + p)] =
-                i < 0 ? 0 : xg[c * ihw + i];
-          }
-      nn::int_matmul<int32_t>(false, false, mg, ohw, kdim, w.data() + grp * mg * kdim, kdim,
-                              col.data(), ohw, y.data() + (n * g.out_channels + grp * mg) * ohw,
-                              ohw);
+      const uint8_t* xg = x_bytes + (n * g.in_channels + grp * cg) * ihw;
+      kernels::Int8B src;
+      src.kind = kx;
+      src.k = kdim;
+      src.n = ohw;
+      src.zero = zx;
+      if (pointwise) {
+        src.data = xg;
+        src.ldb = ihw;
+      } else {
+        src.produce = [&](int64_t k0, int64_t k1, int64_t n0, int64_t n1, uint8_t* out,
+                          int64_t ld) { nn::im2col_rows(win, xg, k0, k1, n0, n1, out, ld, pad); };
+      }
+      kernels::igemm(packed[static_cast<std::size_t>(grp)], src, p0, std::min(ohw, p0 + block),
+                     y + (n * g.out_channels + grp * mg) * ohw, ohw);
     }
   });
-  return y;
 }
 
 // ---- inference -------------------------------------------------------------------------------

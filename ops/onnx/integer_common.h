@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/infer/helpers.h"
+#include "core/kernels/igemm.h"
 #include "ops/onnx/nn_reference.h"
 #include "ops/op.h"
 
@@ -69,18 +70,21 @@ struct MatmulPlan {
   std::vector<int64_t> a_offset, b_offset;  // per batch item
 };
 MatmulPlan plan_matmul(const KernelContext& ctx, const Shape& a, const Shape& b);
-// The int32 product (wrapping on overflow), laid out as plan.full.
-std::vector<int32_t> matmul_int32(const KernelContext& ctx, const MatmulPlan& plan,
-                                  const std::vector<int32_t>& a, const std::vector<int32_t>& b);
+// The int32 product (wrapping on overflow) of A and B less their zero points (null: 0), laid out
+// as plan.full, into y. Zero points per tensor, per row of A or per column of B.
+void matmul_int32(const KernelContext& ctx, const MatmulPlan& plan, const Tensor& a,
+                  const Tensor* a_zero, const Tensor& b, const Tensor* b_zero, int32_t* y);
 
 // ---- convolution -----------------------------------------------------------------------------
 
 // X [N, C, spatial...] and W [M, C/group, kernel...] checked against the node's attributes.
 nn::ConvGeometry conv_geometry(const KernelContext& ctx, const Shape& x, const Shape& w);
 Shape conv_output_shape(const nn::ConvGeometry& g);
-// The int32 convolution of shifted operands (padding reads 0, i.e. the zero point), wrapping.
-std::vector<int32_t> conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g,
-                                const std::vector<int32_t>& x, const std::vector<int32_t>& w);
+// The int32 convolution (wrapping) of x and w less their zero points (null: 0; the padding
+// reads x's zero point), into y [N, M, out...]. x_zero is per tensor; w_zero per tensor or per
+// output channel.
+void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
+                const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y);
 
 // ---- inference -------------------------------------------------------------------------------
 

@@ -8,8 +8,6 @@ namespace onnxtool::ops {
 
 namespace {
 
-using integer::ParamAxis;
-
 void infer_matmul_integer(InferContext& ctx) {
   set_output_tensor(ctx, 0, static_cast<int32_t>(DataType::int32),
                     integer::infer_matmul_shape(ctx, 0, 1));
@@ -21,11 +19,8 @@ void matmul_integer_kernel(KernelContext& ctx) {
   const Tensor* a_zero = ctx.num_inputs() > 2 && ctx.has_input(2) ? &ctx.input(2) : nullptr;
   const Tensor* b_zero = ctx.num_inputs() > 3 && ctx.has_input(3) ? &ctx.input(3) : nullptr;
   const integer::MatmulPlan p = integer::plan_matmul(ctx, a.shape(), b.shape());
-  const auto as = integer::shifted(ctx, a, a_zero, p.a, ParamAxis::rows, "A");
-  const auto bs = integer::shifted(ctx, b, b_zero, p.b, ParamAxis::columns, "B");
-  const std::vector<int32_t> y = integer::matmul_int32(ctx, p, as, bs);
-  Tensor& out = ctx.output(0, DataType::int32, p.out);
-  std::copy(y.begin(), y.end(), out.mutable_data<int32_t>());
+  Tensor& out = ctx.output_uninitialized(0, DataType::int32, p.out);
+  integer::matmul_int32(ctx, p, a, a_zero, b, b_zero, out.mutable_data<int32_t>());
 }
 
 }  // namespace

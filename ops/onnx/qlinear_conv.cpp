@@ -43,10 +43,9 @@ void qlinear_conv_kernel(KernelContext& ctx) {
   if (b && (b->dtype() != DataType::int32 || b->rank() != 1 || b->numel() != g.out_channels))
     ctx.fail("B must be int32 of shape [" + std::to_string(g.out_channels) + "], not " +
              std::string(type_name(b->dtype())) + shape_to_string(b->shape()));
-  const auto xs = integer::shifted(ctx, x, &ctx.input(2), x.shape(), ParamAxis::channel, "x");
-  const auto ws = integer::shifted(ctx, w, &ctx.input(5), w.shape(), ParamAxis::channel, "w");
-  std::vector<int32_t> acc = integer::conv_int32(ctx, g, xs, ws);
   const Shape out = integer::conv_output_shape(g);
+  std::vector<int32_t> acc(static_cast<std::size_t>(nn::product(out, 0, out.size())));
+  integer::conv_int32(ctx, g, x, &ctx.input(2), w, &ctx.input(5), acc.data());
   const int64_t plane = g.window.out_size();
   // The bias joins the int32 sum, wrapping as the sum does.
   if (b)

@@ -28,9 +28,8 @@ void qlinear_matmul_kernel(KernelContext& ctx) {
   if (a_scale.dtype() != b_scale.dtype() || a_scale.dtype() != y_scale.dtype())
     ctx.fail("a_scale, b_scale and y_scale must have the same element type");
   const integer::MatmulPlan p = integer::plan_matmul(ctx, a.shape(), b.shape());
-  const auto as = integer::shifted(ctx, a, &ctx.input(2), p.a, ParamAxis::rows, "a");
-  const auto bs = integer::shifted(ctx, b, &ctx.input(5), p.b, ParamAxis::columns, "b");
-  const std::vector<int32_t> acc = integer::matmul_int32(ctx, p, as, bs);
+  std::vector<int32_t> acc(static_cast<std::size_t>(nn::product(p.full, 0, p.full.size())));
+  integer::matmul_int32(ctx, p, a, &ctx.input(2), b, &ctx.input(5), acc.data());
   // The parameters index the product's [batch..., M, N] layout: a's through its rows, b's
   // through its columns; y's broadcast onto the product as a whole.
   const integer::ParamIndex ai(ctx, p.full, a_scale.shape(), ParamAxis::rows, "a_scale");

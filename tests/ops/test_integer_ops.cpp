@@ -22,7 +22,100 @@ Tensor s8(const Shape& shape, const std::vector<int8_t>& v) {
   return Tensor::from_vector<int8_t>(shape, v);
 }
 
+std::vector<uint8_t> pattern_bytes(std::size_t n, unsigned seed) {
+  std::vector<uint8_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>((i * 37 + seed * 101) % 251);
+  return v;
+}
+
+// The 2-D convolution by its definition: x uint8 [1, C, H, W] less xz, w int8 [M, C/group, kh,
+// kw] less wz[m], zero padding after the shift.
+std::vector<double> conv2d_by_definition(const std::vector<uint8_t>& x, int64_t c, int64_t h,
+                                         int64_t wd, uint8_t xz, const std::vector<int8_t>& w,
+                                         int64_t m, int64_t kh, int64_t kw,
+                                         const std::vector<int8_t>& wz, int64_t group,
+                                         int64_t stride, int64_t pad, int64_t dil, int64_t oh,
+                                         int64_t ow) {
+  const int64_t cg = c / group, mg = m / group;
+  std::vector<double> y;
+  for (int64_t o = 0; o < m; ++o)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        int64_t s = 0;
+        for (int64_t ci = 0; ci < cg; ++ci)
+          for (int64_t a = 0; a < kh; ++a)
+            for (int64_t b = 0; b < kw; ++b) {
+              const int64_t ih = i * stride - pad + a * dil, iw = j * stride - pad + b * dil;
+              if (ih < 0 || ih >= h || iw < 0 || iw >= wd) continue;
+              const int64_t ch = o / mg * cg + ci;
+              s += (int64_t{x[static_cast<std::size_t>((ch * h + ih) * wd + iw)]} - xz) *
+                   (int64_t{w[static_cast<std::size_t>(((o * cg + ci) * kh + a) * kw + b)]} -
+                    wz[static_cast<std::size_t>(o)]);
+            }
+        y.push_back(static_cast<double>(s));
+      }
+  return y;
+}
+
 }  // namespace
+
+TEST_CASE("ConvInteger on the integer kernels: groups, strides, padding, dilation, per-channel") {
+  // Large enough for several register tiles and k blocks (k = 40 * 3 * 3 = 360 per group).
+  const int64_t c = 80, h = 13, wd = 17, m = 36, group = 2, stride = 2, pad = 2, dil = 2;
+  const int64_t oh = (h + 2 * pad - dil * 2 - 1) / stride + 1;
+  const int64_t ow = (wd + 2 * pad - dil * 2 - 1) / stride + 1;
+  const auto x = pattern_bytes(static_cast<std::size_t>(c * h * wd), 1);
+  std::vector<int8_t> w(static_cast<std::size_t>(m * c / group * 9)), wz(m);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>((i * 53 % 255) - 127);
+  for (std::size_t i = 0; i < wz.size(); ++i) wz[i] = static_cast<int8_t>(i * 7 % 19 - 9);
+  const std::string shape_x =
+      "[1," + std::to_string(c) + "," + std::to_string(h) + "," + std::to_string(wd) + "]";
+  const std::string shape_w = "[" + std::to_string(m) + "," + std::to_string(c / group) + ",3,3]";
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    auto out = run(model(10, "g (uint8" + shape_x + " x, int8" + shape_w + " w, uint8 xz, int8[" +
+                                 std::to_string(m) +
+                                 "] wz) => (int32 y) { y = ConvInteger <group = 2, strides = [2, "
+                                 "2], pads = [2, 2, 2, 2], dilations = [2, 2]> (x, w, xz, wz) }"),
+                   {{"x", u8({1, c, h, wd}, x)},
+                    {"w", s8({m, c / group, 3, 3}, w)},
+                    {"xz", Tensor::scalar<uint8_t>(131)},
+                    {"wz", s8({m}, wz)}},
+                   threads);
+    CHECK(out[0].tensor().shape() == Shape{1, m, oh, ow});
+    CHECK(vals(out[0].tensor()) ==
+          conv2d_by_definition(x, c, h, wd, 131, w, m, 3, 3, wz, group, stride, pad, dil, oh, ow));
+  }
+}
+
+TEST_CASE("MatMulInteger on the integer kernels: zero points that vary along the batch") {
+  // A [2, 3, 70] with a zero point per batch item and row, B [70, 40] int8 per column.
+  const int64_t m = 3, k = 70, n = 40;
+  const auto a = pattern_bytes(static_cast<std::size_t>(2 * m * k), 3);
+  std::vector<int8_t> b(static_cast<std::size_t>(k * n)), bz(n);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>(i * 29 % 256 - 128);
+  for (std::size_t i = 0; i < bz.size(); ++i) bz[i] = static_cast<int8_t>(i % 5 - 2);
+  const std::vector<uint8_t> az = {0, 7, 255, 100, 3, 9};  // [2, 3, 1]
+  auto out = run(model(10,
+                       "g (uint8[2,3,70] a, int8[70,40] b, uint8[2,3,1] az, int8[40] bz) => "
+                       "(int32[2,3,40] y) { y = MatMulInteger (a, b, az, bz) }"),
+                 {{"a", u8({2, m, k}, a)},
+                  {"b", s8({k, n}, b)},
+                  {"az", u8({2, m, 1}, az)},
+                  {"bz", s8({n}, bz)}});
+  std::vector<double> want;
+  for (int64_t it = 0; it < 2; ++it)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t s = 0;
+        for (int64_t p = 0; p < k; ++p)
+          s += (int64_t{a[static_cast<std::size_t>((it * m + i) * k + p)]} -
+                az[static_cast<std::size_t>(it * m + i)]) *
+               (int64_t{b[static_cast<std::size_t>(p * n + j)]} - bz[static_cast<std::size_t>(j)]);
+        want.push_back(static_cast<double>(s));
+      }
+  CHECK(vals(out[0].tensor()) == want);
+}
 
 TEST_CASE("MatMulInteger: per-row and per-column zero points, B broadcast over A's batch") {
   auto out =

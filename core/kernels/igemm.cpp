@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+// The integer products' driver: packing, blocking, the zero-point terms, and the scalar kernel
+// (the definition the SIMD tiles must match, and what runs on CPUs without them).
+#include "core/kernels/igemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/kernels/igemm_arch.h"
+
+namespace onnxtool::kernels {
+
+using detail::IntTile;
+using detail::kIntMr;
+using detail::kIntNr;
+
+namespace {
+
+// Depth of one packed block of B, in quads (512 values: the tile of B stays in L1 while the
+// panels of A stream past it), and columns per block (its 256 KiB fit L2 beside A's panels).
+constexpr int64_t kKcQuads = 128;
+constexpr int64_t kNc = 512;
+
+// The integer kernel that goes with a float level: VNNI where AVX-512 runs and has it.
+IntLevel int_level_for(SimdLevel simd) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  __builtin_cpu_init();
+  if (simd == SimdLevel::avx512 && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vnni"))
+    return IntLevel::vnni512;
+  if (simd != SimdLevel::scalar) return IntLevel::avx2;
+#endif
+  (void)simd;
+  return IntLevel::scalar;
+}
+
+// The value moved into the packed signedness: signed A and unsigned B (see igemm.h).
+uint8_t flip_for(ByteKind have, ByteKind want) {
+  return have == want ? 0 : 0x80;
+}
+int32_t zero_moved(int32_t zero, ByteKind have, ByteKind want) {
+  if (have == want) return zero;
+  return want == ByteKind::s8 ? zero - 128 : zero + 128;
+}
+
+int32_t value_at(std::span<const int32_t> v, int64_t i) {
+  return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(i)];
+}
+
+bool any_nonzero(std::span<const int32_t> v) {
+  return std::any_of(v.begin(), v.end(), [](int32_t x) { return x != 0; });
+}
+
+// Wrapping int32 arithmetic without signed overflow.
+int32_t wrap(uint32_t v) {
+  return static_cast<int32_t>(v);
+}
+uint32_t u(int32_t v) {
+  return static_cast<uint32_t>(v);
+}
+
+void int_tile_scalar(const IntTile& t) {
+  uint32_t acc[kIntMr][kIntNr] = {};
+  for (int64_t q = 0; q < t.quads; ++q) {
+    const int8_t* a = t.a + q * kIntMr * 4;
+    const uint8_t* b = t.b + q * kIntNr * 4;
+    for (int r = 0; r < t.rows; ++r)
+      for (int c = 0; c < t.cols; ++c) {
+        int32_t s = 0;
+        for (int j = 0; j < 4; ++j) s += int32_t{a[r * 4 + j]} * int32_t{b[c * 4 + j]};
+        acc[r][c] += u(s);
+      }
+  }
+  for (int r = 0; r < t.rows; ++r)
+    for (int c = 0; c < t.cols; ++c) {
+      int32_t& out = t.c[r * t.ldc + c];
+      out = t.accumulate ? wrap(u(out) + acc[r][c]) : wrap(acc[r][c]);
+    }
+}
+
+void run_tile(IntLevel level, const IntTile& t) {
+  switch (level) {
+#if defined(ONNXTOOL_X86_KERNELS)
+    case IntLevel::vnni512:
+      return detail::int_tile_vnni512(t);
+    case IntLevel::avx2:
+      return detail::int_tile_avx2(t);
+#endif
+    default:
+      return int_tile_scalar(t);
+  }
+}
+
+// ---- packing B -------------------------------------------------------------------------------
+
+// Rows [0, rows) (rows <= 4 * quads) of a row-major block of `cols` columns into tiles, moved
+// by `flip`; adds each column's packed values to col_sums when given.
+void pack_b_block(const uint8_t* src, int64_t ld, int64_t rows, int64_t cols, int64_t quads,
+                  uint8_t flip, uint8_t* out, int32_t* col_sums) {
+  const int64_t tiles = (cols + kIntNr - 1) / kIntNr;
+  std::memset(out, 0, static_cast<std::size_t>(tiles * quads * kIntNr * 4));
+  for (int64_t q = 0; q < quads; ++q) {
+    const int64_t r0 = q * 4, live = std::min<int64_t>(4, rows - r0);
+    for (int64_t j = 0; j < live; ++j) {
+      const uint8_t* row = src + (r0 + j) * ld;
+      for (int64_t t = 0; t < tiles; ++t) {
+        uint8_t* dst = out + (t * quads + q) * kIntNr * 4 + j;
+        const int64_t c0 = t * kIntNr, n = std::min(kIntNr, cols - c0);
+        for (int64_t c = 0; c < n; ++c) dst[c * 4] = static_cast<uint8_t>(row[c0 + c] ^ flip);
+      }
+      if (col_sums)
+        for (int64_t c = 0; c < cols; ++c) col_sums[c] += static_cast<uint8_t>(row[c] ^ flip);
+    }
+  }
+}
+
+// Per-thread scratch, grown once.
+struct IntScratch {
+  std::vector<uint8_t> rows, packed;
+  std::vector<int32_t> col_sums;
+};
+IntScratch& int_scratch() {
+  thread_local IntScratch s;
+  return s;
+}
+
+// The zero-point terms of rows [0, m) x columns [n0, n1): -zb rowsum(a) - za colsum(b) + k za zb.
+void add_zero_terms(const PackedInt8A& a, std::span<const int32_t> zb, bool need_col_sums,
+                    const int32_t* col_sums, int64_t n0, int64_t n1, int32_t* c, int64_t ldc) {
+  const bool b_zero = any_nonzero(zb);
+  if (!b_zero && !need_col_sums) return;
+  const auto k = static_cast<uint32_t>(a.k());
+  for (int64_t i = 0; i < a.m(); ++i) {
+    const uint32_t za = u(a.zero(i)), rs = u(a.row_sums()[static_cast<std::size_t>(i)]);
+    int32_t* row = c + i * ldc;
+    for (int64_t j = n0; j < n1; ++j) {
+      const uint32_t z = u(value_at(zb, j));
+      uint32_t v = u(row[j]) - z * rs;
+      if (need_col_sums) v += za * (k * z - u(col_sums[j - n0]));
+      row[j] = wrap(v);
+    }
+  }
+}
+
+}  // namespace
+
+IntLevel int_level() {
+  static const IntLevel level = int_level_for(simd_level());
+  return level;
+}
+
+IntLevel cpu_int_level() {
+  static const IntLevel level = int_level_for(cpu_simd_level());
+  return level;
+}
+
+const char* int_level_name(IntLevel level) {
+  switch (level) {
+    case IntLevel::vnni512:
+      return "avx512-vnni";
+    case IntLevel::avx2:
+      return "avx2";
+    case IntLevel::scalar:
+      break;
+  }
+  return "scalar";
+}
+
+// ---- packing A -------------------------------------------------------------------------------
+
+PackedInt8A::PackedInt8A(int64_t m, int64_t k, const void* a, int64_t lda, ByteKind kind,
+                         std::span<const int32_t> zero, IntLevel level)
+    : m_(m), k_(k), level_(level) {
+  if (zero.size() != 1 && static_cast<int64_t>(zero.size()) != m)
+    throw std::invalid_argument("PackedInt8A: one zero point, or one per row");
+  const uint8_t flip = flip_for(kind, ByteKind::s8);
+  const int64_t panels = (m + kIntMr - 1) / kIntMr, q = quads();
+  data_.assign(static_cast<std::size_t>(panels * q * kIntMr * 4), 0);
+  row_sums_.assign(static_cast<std::size_t>(m), 0);
+  const auto* bytes = static_cast<const uint8_t*>(a);
+  for (int64_t i = 0; i < m; ++i) {
+    int8_t* panel = data_.data() + (i / kIntMr) * q * kIntMr * 4 + (i % kIntMr) * 4;
+    int32_t sum = 0;
+    for (int64_t p = 0; p < k; ++p) {
+      const auto v = static_cast<int8_t>(bytes[i * lda + p] ^ flip);
+      panel[(p / 4) * kIntMr * 4 + p % 4] = v;
+      sum += v;  // |sum| <= 128 k: no overflow below 16 M columns
+    }
+    row_sums_[static_cast<std::size_t>(i)] = sum;
+  }
+  for (int32_t z : zero) zero_.push_back(zero_moved(z, kind, ByteKind::s8));
+  has_zero_ = any_nonzero(zero_);
+}
+
+const int8_t* PackedInt8A::panel(int64_t row) const {
+  return data_.data() + (row / kIntMr) * quads() * kIntMr * 4;
+}
+
+// ---- the product -----------------------------------------------------------------------------
+
+void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t* c, int64_t ldc) {
+  if (b.k != a.k()) throw std::invalid_argument("igemm: A and B disagree on k");
+  if (n1 <= n0 || a.m() == 0) return;
+  const int64_t m = a.m(), k = a.k(), total_quads = a.quads();
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc + n0, c + i * ldc + n1, 0);
+    return;
+  }
+  const uint8_t flip = flip_for(b.kind, ByteKind::u8);
+  std::vector<int32_t> zb;
+  for (int32_t z : b.zero) zb.push_back(zero_moved(z, b.kind, ByteKind::u8));
+  const bool need_col_sums = a.has_zero();
+  IntScratch& s = int_scratch();
+  for (int64_t nb = n0; nb < n1; nb += kNc) {
+    const int64_t cols = std::min(kNc, n1 - nb), tiles = (cols + kIntNr - 1) / kIntNr;
+    s.col_sums.assign(static_cast<std::size_t>(cols), 0);
+    for (int64_t qb = 0; qb < total_quads; qb += kKcQuads) {
+      const int64_t quads = std::min(kKcQuads, total_quads - qb);
+      const int64_t k0 = qb * 4, rows = std::min(k, k0 + quads * 4) - k0;
+      const uint8_t* src = nullptr;
+      int64_t ld = 0;
+      if (b.data) {
+        src = b.data + k0 * b.ldb + nb;
+        ld = b.ldb;
+      } else {
+        s.rows.resize(static_cast<std::size_t>(rows * cols));
+        b.produce(k0, k0 + rows, nb, nb + cols, s.rows.data(), cols);
+        src = s.rows.data();
+        ld = cols;
+      }
+      s.packed.resize(static_cast<std::size_t>(tiles * quads * kIntNr * 4));
+      pack_b_block(src, ld, rows, cols, quads, flip, s.packed.data(),
+                   need_col_sums ? s.col_sums.data() : nullptr);
+      for (int64_t i = 0; i < m; i += kIntMr)
+        for (int64_t t = 0; t < tiles; ++t) {
+          IntTile tile{a.panel(i) + qb * kIntMr * 4,
+                       s.packed.data() + t * quads * kIntNr * 4,
+                       quads,
+                       c + i * ldc + nb + t * kIntNr,
+                       ldc,
+                       static_cast<int>(std::min(kIntMr, m - i)),
+                       static_cast<int>(std::min(kIntNr, cols - t * kIntNr)),
+                       qb > 0};
+          run_tile(a.level(), tile);
+        }
+    }
+    add_zero_terms(a, zb, need_col_sums, s.col_sums.data(), nb, nb + cols, c, ldc);
+  }
+}
+
+void reference_igemm(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, ByteKind ka,
+                     std::span<const int32_t> za, const void* b, int64_t ldb, ByteKind kb,
+                     std::span<const int32_t> zb, int32_t* c, int64_t ldc) {
+  auto byte = [](const void* p, int64_t i, ByteKind kind) -> int64_t {
+    const auto v = static_cast<const uint8_t*>(p)[i];
+    return kind == ByteKind::s8 ? int64_t{static_cast<int8_t>(v)} : int64_t{v};
+  };
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t s = 0;
+      for (int64_t p = 0; p < k; ++p)
+        s += (byte(a, i * lda + p, ka) - value_at(za, i)) *
+             (byte(b, p * ldb + j, kb) - value_at(zb, j));
+      c[i * ldc + j] = wrap(static_cast<uint32_t>(static_cast<uint64_t>(s)));
+    }
+}
+
+}  // namespace onnxtool::kernels

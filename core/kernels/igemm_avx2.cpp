@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// The integer register tile for AVX2 without VNNI. vpmaddubsw would saturate (two u8 x s8
+// products can pass int16), so both operands are widened to int16 and vpmaddwd sums pairs into
+// int32 lanes, exactly. Compiled with -mavx2; see igemm_arch.h for what may be included.
+#include <immintrin.h>
+
+#include "core/kernels/igemm_arch.h"
+
+namespace onnxtool::kernels::detail {
+
+namespace {
+
+// Row r's four signed bytes as int16, repeated across the register.
+__m256i broadcast_quad(const int8_t* p) {
+  int v;
+  __builtin_memcpy(&v, p, 4);
+  return _mm256_broadcastq_epi64(_mm_cvtepi8_epi16(_mm_cvtsi32_si128(v)));
+}
+
+// lo holds columns 0-3 and hi columns 4-7 as pair sums (column c's lanes 2c and 2c+1): the
+// eight column sums in order.
+__m256i column_sums(__m256i lo, __m256i hi) {
+  return _mm256_permute4x64_epi64(_mm256_hadd_epi32(lo, hi), 0xD8);
+}
+
+void store_row(int32_t* c, __m256i v, int n, bool accumulate) {
+  if (n <= 0) return;
+  if (n > 8) n = 8;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+  if (accumulate) v = _mm256_add_epi32(v, _mm256_maskload_epi32(c, mask));
+  _mm256_maskstore_epi32(c, mask, v);
+}
+
+// Rows [r0, r0 + 4) x columns [c0, c0 + 8) of the tile.
+void block_4x8(const IntTile& t, int r0, int c0) {
+  __m256i lo[4], hi[4];
+  for (int r = 0; r < 4; ++r) lo[r] = hi[r] = _mm256_setzero_si256();
+  for (int64_t q = 0; q < t.quads; ++q) {
+    const uint8_t* b = t.b + q * kIntNr * 4 + c0 * 4;
+    const __m256i bl = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
+    const __m256i bh =
+        _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16)));
+    const int8_t* a = t.a + q * kIntMr * 4 + r0 * 4;
+    for (int r = 0; r < 4; ++r) {
+      const __m256i av = broadcast_quad(a + r * 4);
+      lo[r] = _mm256_add_epi32(lo[r], _mm256_madd_epi16(bl, av));
+      hi[r] = _mm256_add_epi32(hi[r], _mm256_madd_epi16(bh, av));
+    }
+  }
+  for (int r = 0; r < 4 && r0 + r < t.rows; ++r)
+    store_row(t.c + (r0 + r) * t.ldc + c0, column_sums(lo[r], hi[r]), t.cols - c0, t.accumulate);
+}
+
+}  // namespace
+
+void int_tile_avx2(const IntTile& t) {
+  for (int r0 = 0; r0 < t.rows; r0 += 4)
+    for (int c0 = 0; c0 < t.cols; c0 += 8) block_4x8(t, r0, c0);
+}
+
+}  // namespace onnxtool::kernels::detail
