@@ -5,8 +5,11 @@
 // roundings half to even.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "core/kernels/quantize.h"
 #include "ops/onnx/misc_common.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -19,26 +22,44 @@ void infer_dynamic_quantize_linear(InferContext& ctx) {
   set_output_tensor(ctx, 2, u8, Dims{});
 }
 
+// x's range, folded from 0 (the range always holds 0) over blocks on the pool's threads; min and
+// max do not depend on the order, so the split changes nothing.
+void range_with_zero(const KernelContext& ctx, std::span<const float> xs, float& lo, float& hi) {
+  const auto n = static_cast<int64_t>(xs.size());
+  const int64_t blocks = std::clamp<int64_t>(n / nn::kGrainElements, 1, 64);
+  std::vector<float> los(static_cast<std::size_t>(blocks), 0.0f), his = los;
+  ctx.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t i0 = n * b / blocks, i1 = n * (b + 1) / blocks;
+      kernels::float_range(xs.data() + i0, i1 - i0, los[static_cast<std::size_t>(b)],
+                           his[static_cast<std::size_t>(b)]);
+    }
+  });
+  lo = hi = 0.0f;
+  kernels::float_range(los.data(), blocks, lo, hi);
+  kernels::float_range(his.data(), blocks, lo, hi);
+}
+
 void dynamic_quantize_linear_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.dtype() != DataType::float32) ctx.fail("x must be float");
   const std::span<const float> xs = x.span<float>();
   float lo = 0, hi = 0;
-  for (float v : xs) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
+  range_with_zero(ctx, xs, lo, hi);
   const float scale = (hi - lo) / 255.0f;
   // All zeros: any scale works; 0 keeps the outputs finite (0 / 0 would be NaN).
   const float zero =
       scale == 0 ? 0.0f : std::clamp(std::nearbyint((0.0f - lo) / scale), 0.0f, 255.0f);
-  Tensor& y = ctx.output(0, DataType::uint8, x.shape());
+  Tensor& y = ctx.output_uninitialized(0, DataType::uint8, x.shape());
   uint8_t* out = y.mutable_data<uint8_t>();
-  for (std::size_t i = 0; i < xs.size(); ++i)
-    out[i] =
-        scale == 0
-            ? static_cast<uint8_t>(zero)
-            : static_cast<uint8_t>(std::clamp(std::nearbyint(xs[i] / scale) + zero, 0.0f, 255.0f));
+  const auto n = static_cast<int64_t>(xs.size());
+  if (scale == 0) {
+    std::fill(out, out + n, static_cast<uint8_t>(zero));
+  } else {
+    ctx.parallel_for(n, nn::kGrainElements, [&](int64_t i0, int64_t i1) {
+      kernels::quantize_u8(xs.data() + i0, i1 - i0, scale, zero, out + i0);
+    });
+  }
   ctx.set_output(1, Tensor::scalar<float>(scale));
   ctx.set_output(2, Tensor::scalar<uint8_t>(static_cast<uint8_t>(zero)));
 }

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// The quantization kernels (core/kernels/quantize.h): the AVX2 variant gives the scalar
+// definition's bytes and range, halves rounding to even, saturation, NaN and every tail length.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/kernels/gemm.h"
+#include "core/kernels/quantize.h"
+#include "core/kernels/quantize_arch.h"
+
+using namespace onnxtool;
+
+namespace {
+
+std::vector<float> awkward_values(std::size_t n) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-300, 300);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(rng);
+  // Exact halves of the scale used below (0.5), values past both ends, a NaN, signed zeros.
+  const float special[] = {
+      0.25f, 0.75f, -0.25f, 1.25f, 1e9f, -1e9f, std::numeric_limits<float>::quiet_NaN(),
+      -0.0f, 0.0f,  127.25f};
+  for (std::size_t i = 0; i < std::size(special) && i * 3 < n; ++i) v[i * 3] = special[i];
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("quantize_u8: the definition, and AVX2 gives its bytes") {
+  const float q1[] = {0.25f, 0.75f, -0.25f, 1e9f, std::numeric_limits<float>::quiet_NaN()};
+  uint8_t y[5];
+  kernels::detail::quantize_u8_scalar(q1, 5, 0.5f, 10.0f, y);
+  // 0.5 -> 0 and 1.5 -> 2 (half to even), -0.5 -> -0; saturation; NaN -> 0.
+  CHECK(std::vector<uint8_t>(y, y + 5) == std::vector<uint8_t>{10, 12, 10, 255, 0});
+  if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) return;
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{8},
+                        std::size_t{9}, std::size_t{100}, std::size_t{1023}}) {
+    CAPTURE(n);
+    const auto x = awkward_values(n);
+    std::vector<uint8_t> want(n), got(n);
+    kernels::detail::quantize_u8_scalar(x.data(), static_cast<int64_t>(n), 0.5f, 3.0f, want.data());
+    kernels::detail::quantize_u8_avx2(x.data(), static_cast<int64_t>(n), 0.5f, 3.0f, got.data());
+    CHECK(got == want);
+    float lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
+    kernels::detail::float_range_scalar(x.data(), static_cast<int64_t>(n), lo1, hi1);
+    kernels::detail::float_range_avx2(x.data(), static_cast<int64_t>(n), lo2, hi2);
+    CHECK(lo1 == lo2);
+    CHECK(hi1 == hi2);
+  }
+}
