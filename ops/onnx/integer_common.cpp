@@ -287,8 +287,38 @@ Shape conv_output_shape(const nn::ConvGeometry& g) {
   return y;
 }
 
+std::vector<kernels::PackedInt8A> pack_conv_weights(const PrepareContext& ctx, std::size_t w_index,
+                                                    std::size_t zero_index) {
+  const Tensor* w = ctx.constant_tensor(w_index);
+  const bool has_zero = ctx.num_inputs() > zero_index && ctx.has_input(zero_index);
+  const Tensor* zero = has_zero ? ctx.constant_tensor(zero_index) : nullptr;
+  const int64_t group = ctx.attrs().get_int("group", 1);
+  if (!w || !is_int8(w->dtype()) || w->rank() < 3 || (has_zero && !zero) || group <= 0) return {};
+  const int64_t m = w->shape()[0];
+  if (m % group != 0 || m == 0) return {};
+  if (zero && (zero->dtype() != w->dtype() || (zero->numel() != 1 && zero->numel() != m) ||
+               zero->rank() > 1))
+    return {};
+  std::vector<int32_t> zw = {0};
+  if (zero) {
+    zw.assign(static_cast<std::size_t>(zero->numel()), 0);
+    for (int64_t i = 0; i < zero->numel(); ++i) zw[static_cast<std::size_t>(i)] = element(*zero, i);
+  }
+  const auto kind = w->dtype() == DataType::int8 ? kernels::ByteKind::s8 : kernels::ByteKind::u8;
+  const int64_t mg = m / group, kdim = w->numel() / m;
+  std::vector<kernels::PackedInt8A> packed;
+  for (int64_t grp = 0; grp < group; ++grp)
+    packed.emplace_back(
+        mg, kdim, w->data<uint8_t>() + grp * mg * kdim, kdim, kind,
+        zw.size() == 1 ? std::span<const int32_t>(zw)
+                       : std::span<const int32_t>(zw).subspan(static_cast<std::size_t>(grp * mg),
+                                                              static_cast<std::size_t>(mg)));
+  return packed;
+}
+
 void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
-                const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y) {
+                const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
+                const std::vector<kernels::PackedInt8A>* packed_w) {
   const kernels::ByteKind kx = byte_kind(ctx, x, x_zero, "x");
   const kernels::ByteKind kw = byte_kind(ctx, w, w_zero, "w");
   const nn::Window& win = g.window;
@@ -302,13 +332,16 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
                               g.out_channels, [kdim](int64_t i) { return i * kdim; });
   const auto* w_bytes = w.data<uint8_t>();
   const auto* x_bytes = x.data<uint8_t>();
-  std::vector<kernels::PackedInt8A> packed;
-  for (int64_t grp = 0; grp < g.group; ++grp)
-    packed.emplace_back(
+  std::vector<kernels::PackedInt8A> packed_here;
+  const bool fits = packed_w && static_cast<int64_t>(packed_w->size()) == g.group &&
+                    (*packed_w)[0].m() == mg && (*packed_w)[0].k() == kdim;
+  for (int64_t grp = 0; grp < g.group && !fits; ++grp)
+    packed_here.emplace_back(
         mg, kdim, w_bytes + grp * mg * kdim, kdim, kw,
         zw.size() == 1 ? std::span<const int32_t>(zw)
                        : std::span<const int32_t>(zw).subspan(static_cast<std::size_t>(grp * mg),
                                                               static_cast<std::size_t>(mg)));
+  const std::vector<kernels::PackedInt8A>& packed = fits ? *packed_w : packed_here;
   // The padding holds x's zero point, as stored: it then adds nothing to the sums.
   const auto pad = static_cast<uint8_t>(zx[0]);
   const bool pointwise = win.is_pointwise();

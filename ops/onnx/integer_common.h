@@ -83,8 +83,15 @@ Shape conv_output_shape(const nn::ConvGeometry& g);
 // The int32 convolution (wrapping) of x and w less their zero points (null: 0; the padding
 // reads x's zero point), into y [N, M, out...]. x_zero is per tensor; w_zero per tensor or per
 // output channel.
+// `packed`, when given, is w packed per group by pack_conv_weights.
 void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
-                const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y);
+                const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
+                const std::vector<kernels::PackedInt8A>* packed = nullptr);
+// A constant conv weight (input w_index) packed per group at planning, with its constant or
+// absent zero point (input zero_index); empty when they are not constants or do not fit (the
+// kernel then packs, and reports, at run time).
+std::vector<kernels::PackedInt8A> pack_conv_weights(const PrepareContext& ctx, std::size_t w_index,
+                                                    std::size_t zero_index);
 
 // ---- inference -------------------------------------------------------------------------------
 

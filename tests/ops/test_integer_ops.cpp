@@ -71,21 +71,36 @@ TEST_CASE("ConvInteger on the integer kernels: groups, strides, padding, dilatio
   const std::string shape_x =
       "[1," + std::to_string(c) + "," + std::to_string(h) + "," + std::to_string(wd) + "]";
   const std::string shape_w = "[" + std::to_string(m) + "," + std::to_string(c / group) + ",3,3]";
+  const std::string attrs =
+      "<group = 2, strides = [2, 2], pads = [2, 2, 2, 2], dilations = [2, 2]>";
+  const auto want =
+      conv2d_by_definition(x, c, h, wd, 131, w, m, 3, 3, wz, group, stride, pad, dil, oh, ow);
   for (int threads : {1, 2}) {
     CAPTURE(threads);
     auto out = run(model(10, "g (uint8" + shape_x + " x, int8" + shape_w + " w, uint8 xz, int8[" +
-                                 std::to_string(m) +
-                                 "] wz) => (int32 y) { y = ConvInteger <group = 2, strides = [2, "
-                                 "2], pads = [2, 2, 2, 2], dilations = [2, 2]> (x, w, xz, wz) }"),
+                                 std::to_string(m) + "] wz) => (int32 y) { y = ConvInteger " +
+                                 attrs + " (x, w, xz, wz) }"),
                    {{"x", u8({1, c, h, wd}, x)},
                     {"w", s8({m, c / group, 3, 3}, w)},
                     {"xz", Tensor::scalar<uint8_t>(131)},
                     {"wz", s8({m}, wz)}},
                    threads);
     CHECK(out[0].tensor().shape() == Shape{1, m, oh, ow});
-    CHECK(vals(out[0].tensor()) ==
-          conv2d_by_definition(x, c, h, wd, 131, w, m, 3, 3, wz, group, stride, pad, dil, oh, ow));
+    CHECK(vals(out[0].tensor()) == want);
   }
+  // The weights as constants: packed once at planning.
+  auto listed = [](const std::vector<int8_t>& v) {
+    std::string s;
+    for (int8_t e : v) s += (s.empty() ? "" : ", ") + std::to_string(int{e});
+    return s;
+  };
+  auto out =
+      run(model(10, "g (uint8" + shape_x + " x, uint8 xz) => (int32 y) {\n  w = Constant " +
+                        "<value = int8" + shape_w + " {" + listed(w) +
+                        "}> ()\n  wz = Constant <value = int8[" + std::to_string(m) + "] {" +
+                        listed(wz) + "}> ()\n  y = ConvInteger " + attrs + " (x, w, xz, wz)\n}"),
+          {{"x", u8({1, c, h, wd}, x)}, {"xz", Tensor::scalar<uint8_t>(131)}});
+  CHECK(vals(out[0].tensor()) == want);
 }
 
 TEST_CASE("MatMulInteger on the integer kernels: zero points that vary along the batch") {
