@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/kernels/half.h"
 #include "core/types/float_formats.h"
 #include "ops/op.h"
 
@@ -314,6 +315,43 @@ void unary_loop(const KernelContext& ctx, const In* x, Out* y, int64_t n, const 
   });
 }
 
+// The narrow floats (float16, bfloat16...) through float in blocks: converted in bulk
+// (core/kernels/half.h), f applied, converted back; the values one element at a time would give.
+inline constexpr int64_t kNarrowBlock = 512;
+
+template <class T, class F>
+void narrow_unary_loop(const KernelContext& ctx, const T* x, T* y, int64_t n, const F& f,
+                       int64_t grain) {
+  ctx.parallel_for(n, grain, [&](int64_t begin, int64_t end) {
+    float buf[kNarrowBlock];
+    for (int64_t i = begin; i < end; i += kNarrowBlock) {
+      const int64_t len = std::min(kNarrowBlock, end - i);
+      kernels::narrow_to_float(x + i, buf, len);
+      for (int64_t j = 0; j < len; ++j) buf[j] = f(buf[j]);
+      kernels::float_to_narrow(buf, y + i, len);
+    }
+  });
+}
+
+template <class T, class F>
+void narrow_binary_loop(const KernelContext& ctx, const Broadcast& p, const T* a, const T* b, T* r,
+                        const F& f, int64_t grain) {
+  ctx.parallel_for(p.numel, grain, [&](int64_t begin, int64_t end) {
+    float fa[kNarrowBlock], fb[kNarrowBlock];
+    walk_rows<2>(p, begin, end, [&](const std::array<int64_t, 2>& off, int64_t at, int64_t n) {
+      const bool sa = p.inner_stride(0) != 0, sb = p.inner_stride(1) != 0;
+      const float a0 = load(a[off[0]]), b0 = load(b[off[1]]);
+      for (int64_t j = 0; j < n; j += kNarrowBlock) {
+        const int64_t len = std::min(kNarrowBlock, n - j);
+        if (sa) kernels::narrow_to_float(a + off[0] + j, fa, len);
+        if (sb) kernels::narrow_to_float(b + off[1] + j, fb, len);
+        for (int64_t i = 0; i < len; ++i) fa[i] = f(sa ? fa[i] : a0, sb ? fb[i] : b0);
+        kernels::float_to_narrow(fa, r + at + j, len);
+      }
+    });
+  });
+}
+
 // ---- kernels ---------------------------------------------------------------------------------
 
 // What f gives on Arity arguments of compute_t<T>: the element type R of the output (T, or bool
@@ -359,7 +397,10 @@ void run_unary_kernel(KernelContext& ctx, const F& f, int64_t grain) {
     using T = decltype(tag);
     using R = typename Lifted<T, F>::R;
     Tensor& y = ctx.output_uninitialized(0, data_type_of<R>(), x.shape());
-    unary_loop(ctx, cdata<T>(x), mdata<R>(y), x.numel(), lift_unary<T>(f), grain);
+    if constexpr (is_narrow_v<T> && std::is_same_v<R, T>)
+      narrow_unary_loop(ctx, cdata<T>(x), mdata<T>(y), x.numel(), f, grain);
+    else
+      unary_loop(ctx, cdata<T>(x), mdata<R>(y), x.numel(), lift_unary<T>(f), grain);
   });
 }
 
@@ -396,6 +437,9 @@ void run_binary(KernelContext& ctx, const Tensor& a, const Tensor& b, const F& f
   const auto g = lift_binary<T>(f);
   if constexpr (std::is_same_v<T, std::string>) {
     binary_reference(out, sa, sb, cdata<T>(a), cdata<T>(b), mdata<R>(y), g);
+  } else if constexpr (is_narrow_v<T> && std::is_same_v<R, T>) {
+    narrow_binary_loop(ctx, plan_broadcast(out, shapes), cdata<T>(a), cdata<T>(b), mdata<T>(y), f,
+                       grain);
   } else {
     binary_loop(ctx, plan_broadcast(out, shapes), cdata<T>(a), cdata<T>(b), mdata<R>(y), g, grain);
   }

@@ -5,6 +5,7 @@
 
 #include "core/exec/blas.h"
 #include "core/infer/helpers.h"
+#include "core/kernels/half.h"
 
 namespace onnxtool::ops::nn {
 
@@ -16,7 +17,9 @@ Tensor to_float32(const Tensor& x) {
   float* o = out.mutable_data<float>();
   visit_type(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (is_narrow_float_v<T> || std::is_arithmetic_v<T>) {
+    if constexpr (is_narrow_float_v<T>) {
+      kernels::narrow_to_float(x.data<T>(), o, x.numel());
+    } else if constexpr (std::is_arithmetic_v<T>) {
       const T* in = x.data<T>();
       for (int64_t i = 0; i < x.numel(); ++i) o[i] = static_cast<float>(load<T>(in[i]));
     }
@@ -28,8 +31,7 @@ void store_float32(const float* values, Tensor& out) {
   visit_type(out.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_narrow_float_v<T>) {
-      T* o = out.mutable_data<T>();
-      for (int64_t i = 0; i < out.numel(); ++i) o[i] = narrow_float<T>(values[i]);
+      kernels::float_to_narrow(values, out.mutable_data<T>(), out.numel());
     } else if constexpr (std::is_arithmetic_v<T>) {
       T* o = out.mutable_data<T>();
       for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(values[i]);
