@@ -85,7 +85,7 @@ void tree_ensemble_classifier_kernel(KernelContext& ctx) {
 }
 
 // Version 5 removed the operator: a model importing ai.onnx.ml 5 must use TreeEnsemble.
-void infer_removed(InferContext&) {
+void infer_removed_classifier(InferContext&) {
   infer_fail("TreeEnsembleClassifier was removed in ai.onnx.ml opset 5: use TreeEnsemble");
 }
 
@@ -148,7 +148,7 @@ void define_ml_TreeEnsembleClassifier(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.from(1, 4).infer(infer_tree_ensemble_classifier).kernel(tree_ensemble_classifier_kernel);
-  op.at(5).infer(infer_removed);
+  op.at(5).infer(infer_removed_classifier);
   // Version 5 replaced it with TreeEnsemble (ops/ml/tree_convert.h).
   op.at(5).upgrade(ml::classifier_to_tree_ensemble);
 }

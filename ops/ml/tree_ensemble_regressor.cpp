@@ -45,7 +45,7 @@ void tree_ensemble_regressor_kernel(KernelContext& ctx) {
 }
 
 // Version 5 removed the operator: a model importing ai.onnx.ml 5 must use TreeEnsemble.
-void infer_removed(InferContext&) {
+void infer_removed_regressor(InferContext&) {
   infer_fail("TreeEnsembleRegressor was removed in ai.onnx.ml opset 5: use TreeEnsemble");
 }
 
@@ -104,7 +104,7 @@ void define_ml_TreeEnsembleRegressor(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.from(1, 4).infer(infer_tree_ensemble_regressor).kernel(tree_ensemble_regressor_kernel);
-  op.at(5).infer(infer_removed);
+  op.at(5).infer(infer_removed_regressor);
   // Version 5 replaced it with TreeEnsemble (ops/ml/tree_convert.h).
   op.at(5).upgrade(ml::regressor_to_tree_ensemble);
 }

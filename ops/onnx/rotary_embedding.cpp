@@ -29,7 +29,7 @@ void infer_rotary_embedding(InferContext& ctx) {
   ctx.set_output_type(0, ctx.input_type(0));
 }
 
-struct Layout {
+struct RotaryLayout {
   int64_t batch = 0, heads = 0, seq = 0, head_size = 0, rot = 0;
   bool four_d = false;
   // Offset of element d of (b, h, s) in X.
@@ -39,8 +39,8 @@ struct Layout {
   }
 };
 
-Layout rotary_layout(const KernelContext& ctx, const Tensor& x) {
-  Layout l;
+RotaryLayout rotary_layout(const KernelContext& ctx, const Tensor& x) {
+  RotaryLayout l;
   if (x.rank() == 4) {
     l.four_d = true;
     l.batch = x.shape()[0], l.heads = x.shape()[1], l.seq = x.shape()[2],
@@ -63,7 +63,7 @@ Layout rotary_layout(const KernelContext& ctx, const Tensor& x) {
 }
 
 // The cache row (rot/2 values) for batch b, position s: through position_ids when given.
-int64_t cache_row(const KernelContext& ctx, const Layout& l, const Tensor& cache,
+int64_t cache_row(const KernelContext& ctx, const RotaryLayout& l, const Tensor& cache,
                   const std::vector<int64_t>& ids, int64_t b, int64_t s) {
   if (ids.empty()) return b * l.seq + s;
   const int64_t p = ids[static_cast<std::size_t>(b * l.seq + s)];
@@ -73,7 +73,7 @@ int64_t cache_row(const KernelContext& ctx, const Layout& l, const Tensor& cache
   return p;
 }
 
-void check_cache(const KernelContext& ctx, const Tensor& cache, const Layout& l, bool with_ids,
+void check_cache(const KernelContext& ctx, const Tensor& cache, const RotaryLayout& l, bool with_ids,
                  const char* what) {
   // The spec gives the cache rot/2 columns; the backend suite's rotary_dim tests pass head_size/2
   // of them and the reference uses the first rot/2, so any width of at least rot/2 is taken.
@@ -89,7 +89,7 @@ void check_cache(const KernelContext& ctx, const Tensor& cache, const Layout& l,
 void rotary_embedding_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   misc::require_float(ctx, x, "X");
-  const Layout l = rotary_layout(ctx, x);
+  const RotaryLayout l = rotary_layout(ctx, x);
   const bool with_ids = ctx.num_inputs() > 3 && ctx.has_input(3);
   const Tensor& cos_t = ctx.input(1);
   const Tensor& sin_t = ctx.input(2);

@@ -22,7 +22,7 @@ struct ScanLayout {
   std::vector<int64_t> in_axes, in_reverse, out_axes, out_reverse;
 };
 
-int64_t normalize_axis(KernelContext& ctx, int64_t axis, int64_t rank, const char* what) {
+int64_t scan_axis(KernelContext& ctx, int64_t axis, int64_t rank, const char* what) {
   const int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= rank)
     ctx.fail(std::string(what) + " " + std::to_string(axis) + " is out of range for rank " +
@@ -60,7 +60,7 @@ int64_t scan_length(KernelContext& ctx, const ScanLayout& l) {
   int64_t len = -1;
   for (std::size_t m = 0; m < l.scan_inputs; ++m) {
     const Tensor& x = ctx.input(l.states + m);
-    const int64_t axis = normalize_axis(ctx, l.in_axes[m], x.rank(), "scan_input_axes value");
+    const int64_t axis = scan_axis(ctx, l.in_axes[m], x.rank(), "scan_input_axes value");
     const int64_t d = x.shape()[static_cast<std::size_t>(axis)];
     if (len >= 0 && d != len)
       ctx.fail("scan input " + std::to_string(m) + " has " + std::to_string(d) +
@@ -93,7 +93,7 @@ void scan_kernel(KernelContext& ctx) {
     std::vector<Value> slices;
     for (std::size_t m = 0; m < l.scan_inputs; ++m) {
       const Tensor& x = ctx.input(l.states + m);
-      const int64_t axis = normalize_axis(ctx, l.in_axes[m], x.rank(), "scan_input_axes value");
+      const int64_t axis = scan_axis(ctx, l.in_axes[m], x.rank(), "scan_input_axes value");
       slices.emplace_back(slice_along(x, axis, l.in_reverse[m] ? len - 1 - t : t));
     }
     scan_step(ctx, *body, states, std::move(slices), scans);
@@ -103,7 +103,7 @@ void scan_kernel(KernelContext& ctx) {
     auto& items = scans[k];
     if (l.out_reverse[k]) std::reverse(items.begin(), items.end());
     const int64_t rank = items.empty() ? 1 : items.front().rank() + 1;
-    const int64_t axis = normalize_axis(ctx, l.out_axes[k], rank, "scan_output_axes value");
+    const int64_t axis = scan_axis(ctx, l.out_axes[k], rank, "scan_output_axes value");
     ctx.set_output(l.states + k, stack_along(items, axis));
   }
 }

@@ -114,8 +114,14 @@ SessionOptions two_threads() {
 
 TEST_CASE("one Session runs the light models from two threads at once, with the same outputs") {
   const fs::path shared = require_shared_dir("the two-thread Session test");
-  const auto tests = find_backend_tests(shared / "onnx-backend-tests" / "light");
+  auto tests = find_backend_tests(shared / "onnx-backend-tests" / "light");
   REQUIRE(tests.size() >= 9);
+  if (kSanitized) {
+    std::erase_if(tests,
+                  [](const BackendTestCase& t) { return !light_model_in_sanitizer_slice(t.name); });
+    MESSAGE("sanitizer build: " << tests.size() << " light models; the release build runs all");
+    REQUIRE(!tests.empty());
+  }
   for (const auto& test : tests) {
     CAPTURE(test.name);
     DiagSink sink;

@@ -33,6 +33,14 @@ inline constexpr bool kSanitized = false;
 inline constexpr bool kSanitized = false;
 #endif
 
+// The light models (whole CNNs) take seconds a run under the sanitizers: those builds run these
+// two, which hold the grouped, pointwise and strided convolutions, the pools, Concat and the
+// channel shuffle; the release build runs all nine.
+inline bool light_model_in_sanitizer_slice(const std::string& name) {
+  return name.find("squeezenet") != std::string::npos ||
+         name.find("shufflenet") != std::string::npos;
+}
+
 // A fresh empty directory under the system temp dir, removed when the object dies.
 class TempDir {
  public:
