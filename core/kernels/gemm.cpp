@@ -294,6 +294,15 @@ SimdLevel simd_level() {
   return level;
 }
 
+bool avx2_element_kernels() {
+#if defined(ONNXTOOL_X86_KERNELS)
+  static const bool yes = simd_level() != SimdLevel::scalar;
+  return yes;
+#else
+  return false;
+#endif
+}
+
 const char* simd_level_name(SimdLevel level) {
   switch (level) {
     case SimdLevel::avx512:

@@ -34,6 +34,9 @@ SimdLevel simd_level();
 // The best level the CPU supports, ignoring ONNXTOOL_SIMD.
 SimdLevel cpu_simd_level();
 const char* simd_level_name(SimdLevel level);
+// Whether the 8-lane element kernels compiled with -mavx2 (quantize_avx2.cpp, and F16C in
+// half_f16c.cpp: every CPU of the avx2 level has it) may run: simd_level() is avx2 or higher.
+bool avx2_element_kernels();
 
 // One product. lda/ldb/ldc are the row strides of A, B and C as stored (row-major).
 template <class F>

@@ -10,19 +10,9 @@ namespace onnxtool::kernels {
 
 namespace {
 
-// Every CPU with AVX2 and FMA (the kernels' avx2 level) has F16C.
-bool use_f16c() {
-#if defined(ONNXTOOL_X86_KERNELS)
-  static const bool yes = simd_level() != SimdLevel::scalar;
-  return yes;
-#else
-  return false;
-#endif
-}
-
 // Elements the vector code converts: whole vectors of 8.
 int64_t vector_part(int64_t n) {
-  return use_f16c() ? n / 8 * 8 : 0;
+  return avx2_element_kernels() ? n / 8 * 8 : 0;
 }
 
 }  // namespace

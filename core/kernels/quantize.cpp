@@ -27,29 +27,16 @@ void quantize_u8_scalar(const float* x, int64_t n, float scale, float zero, uint
 
 }  // namespace detail
 
-namespace {
-
-bool use_avx2() {
-#if defined(ONNXTOOL_X86_KERNELS)
-  static const bool yes = simd_level() != SimdLevel::scalar;
-  return yes;
-#else
-  return false;
-#endif
-}
-
-}  // namespace
-
 void float_range(const float* x, int64_t n, float& lo, float& hi) {
 #if defined(ONNXTOOL_X86_KERNELS)
-  if (use_avx2()) return detail::float_range_avx2(x, n, lo, hi);
+  if (avx2_element_kernels()) return detail::float_range_avx2(x, n, lo, hi);
 #endif
   detail::float_range_scalar(x, n, lo, hi);
 }
 
 void quantize_u8(const float* x, int64_t n, float scale, float zero, uint8_t* y) {
 #if defined(ONNXTOOL_X86_KERNELS)
-  if (use_avx2()) return detail::quantize_u8_avx2(x, n, scale, zero, y);
+  if (avx2_element_kernels()) return detail::quantize_u8_avx2(x, n, scale, zero, y);
 #endif
   detail::quantize_u8_scalar(x, n, scale, zero, y);
 }
