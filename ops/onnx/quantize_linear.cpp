@@ -5,7 +5,9 @@
 // `saturate` says). Per-tensor, per-axis (13+) and blocked (21+) scales.
 #include <cmath>
 
+#include "core/kernels/quantize.h"
 #include "core/types/float_formats.h"
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/quant_common.h"
 
 namespace onnxtool::ops {
@@ -102,6 +104,26 @@ DataType division_precision(const KernelContext& ctx, const Tensor& scale) {
   return *t;
 }
 
+// The common case of a quantized activation: float x, one float scale, uint8 out, the division
+// in float. The shared vector kernel computes it (the same values as below: a float quotient is
+// the double one rounded to float), split across the pool. False when the case does not apply.
+bool quantize_u8_per_tensor(KernelContext& ctx, const Tensor& x, const Tensor& scale,
+                            const Tensor* zero, DataType out_type, DataType precision) {
+  if (x.dtype() != DataType::float32 || scale.dtype() != DataType::float32 || scale.numel() != 1 ||
+      out_type != DataType::uint8 || precision != DataType::float32 ||
+      (zero && (zero->dtype() != DataType::uint8 || zero->numel() != 1)))
+    return false;
+  const float s = scale.data<float>()[0];
+  if (!(s > 0.0f) || !std::isfinite(s)) return false;  // odd scales: left to the general path
+  const float z = zero ? static_cast<float>(zero->data<uint8_t>()[0]) : 0.0f;
+  const float* in = x.data<float>();
+  uint8_t* out = ctx.output_uninitialized(0, out_type, x.shape()).mutable_data<uint8_t>();
+  ctx.parallel_for(x.numel(), nn::kGrainElements, [&](int64_t i0, int64_t i1) {
+    kernels::quantize_u8(in + i0, i1 - i0, s, z, out + i0);
+  });
+  return true;
+}
+
 void quantize_linear_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& scale = ctx.input(1);
@@ -123,6 +145,7 @@ void quantize_linear_kernel(KernelContext& ctx) {
   const int64_t block = ctx.schema().since >= 21 ? ctx.attrs().get_int("block_size", 0) : 0;
   const quant::ScaleIndex index(ctx, x.shape(), scale.shape(), ctx.attrs().get_int("axis", 1),
                                 block);
+  if (quantize_u8_per_tensor(ctx, x, scale, zero, out_type, division_precision(ctx, scale))) return;
   const std::vector<double> xs = misc::values_as<double>(ctx, x, "x");
   const std::vector<double> ss = misc::values_as<double>(ctx, scale, "y_scale");
   const std::vector<double> zs = zero ? misc::values_as<double>(ctx, *zero, "y_zero_point")
