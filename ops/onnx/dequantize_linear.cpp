@@ -2,6 +2,7 @@
 // DequantizeLinear: the ai.onnx operator. y = (x - x_zero_point) * x_scale, per tensor, per axis
 // (13+) or blocked (21+); y has the scale's type (float before 19) unless output_dtype (23+)
 // says otherwise.
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/quant_common.h"
 
 namespace onnxtool::ops {
@@ -40,6 +41,24 @@ void infer_dequantize_linear(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, out);
 }
 
+// The common case of a quantized activation: uint8 x, one float scale, float out. The same
+// arithmetic as below, (x - zero) * scale in float, without the copies, across the pool. False
+// when the case does not apply.
+bool dequantize_u8_per_tensor(KernelContext& ctx, const Tensor& x, const Tensor& scale,
+                              const Tensor* zero, DataType out_type) {
+  if (x.dtype() != DataType::uint8 || scale.dtype() != DataType::float32 || scale.numel() != 1 ||
+      out_type != DataType::float32 || (zero && zero->numel() != 1))
+    return false;
+  const float s = scale.data<float>()[0];
+  const float z = zero ? static_cast<float>(zero->data<uint8_t>()[0]) : 0.0f;
+  const uint8_t* in = x.data<uint8_t>();
+  float* out = ctx.output_uninitialized(0, out_type, x.shape()).mutable_data<float>();
+  ctx.parallel_for(x.numel(), nn::kGrainElements, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) out[i] = (static_cast<float>(in[i]) - z) * s;
+  });
+  return true;
+}
+
 void dequantize_linear_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& scale = ctx.input(1);
@@ -61,6 +80,7 @@ void dequantize_linear_kernel(KernelContext& ctx) {
   const int64_t block = ctx.schema().since >= 21 ? ctx.attrs().get_int("block_size", 0) : 0;
   const quant::ScaleIndex index(ctx, x.shape(), scale.shape(), ctx.attrs().get_int("axis", 1),
                                 block);
+  if (dequantize_u8_per_tensor(ctx, x, scale, zero, static_cast<DataType>(out_code))) return;
   const std::vector<float> xs = misc::values_as<float>(ctx, x, "x");
   const std::vector<float> ss = misc::values_as<float>(ctx, scale, "x_scale");
   const std::vector<float> zs = zero ? misc::values_as<float>(ctx, *zero, "x_zero_point")
