@@ -73,8 +73,8 @@ int64_t cache_row(const KernelContext& ctx, const RotaryLayout& l, const Tensor&
   return p;
 }
 
-void check_cache(const KernelContext& ctx, const Tensor& cache, const RotaryLayout& l, bool with_ids,
-                 const char* what) {
+void check_cache(const KernelContext& ctx, const Tensor& cache, const RotaryLayout& l,
+                 bool with_ids, const char* what) {
   // The spec gives the cache rot/2 columns; the backend suite's rotary_dim tests pass head_size/2
   // of them and the reference uses the first rot/2, so any width of at least rot/2 is taken.
   const int64_t width = cache.rank() > 0 ? std::max(cache.shape().back(), l.rot / 2) : l.rot / 2;
