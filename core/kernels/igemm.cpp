@@ -44,7 +44,9 @@ int32_t zero_moved(int32_t zero, ByteKind have, ByteKind want) {
   return want == ByteKind::s8 ? zero - 128 : zero + 128;
 }
 
+// One value per index, one for all, or none (0).
 int32_t value_at(std::span<const int32_t> v, int64_t i) {
+  if (v.empty()) return 0;
   return v.size() == 1 ? v[0] : v[static_cast<std::size_t>(i)];
 }
 
@@ -125,17 +127,19 @@ IntScratch& int_scratch() {
   return s;
 }
 
-// The zero-point terms of rows [0, m) x columns [n0, n1): -zb rowsum(a) - za colsum(b) + k za zb.
-void add_zero_terms(const PackedInt8A& a, std::span<const int32_t> zb, bool need_col_sums,
+// The zero-point terms of rows [0, m) x columns [n0, n1): -zb rowsum(a) - za colsum(b) + k za zb,
+// zb being B's zero points moved as its values were when packed.
+void add_zero_terms(const PackedInt8A& a, const Int8B& b, bool need_col_sums,
                     const int32_t* col_sums, int64_t n0, int64_t n1, int32_t* c, int64_t ldc) {
-  const bool b_zero = any_nonzero(zb);
+  const int32_t move = zero_moved(0, b.kind, ByteKind::u8);
+  const bool b_zero = move != 0 || any_nonzero(b.zero);
   if (!b_zero && !need_col_sums) return;
   const auto k = static_cast<uint32_t>(a.k());
   for (int64_t i = 0; i < a.m(); ++i) {
     const uint32_t za = u(a.zero(i)), rs = u(a.row_sums()[static_cast<std::size_t>(i)]);
     int32_t* row = c + i * ldc;
     for (int64_t j = n0; j < n1; ++j) {
-      const uint32_t z = u(value_at(zb, j));
+      const uint32_t z = u(value_at(b.zero, j)) + u(move);
       uint32_t v = u(row[j]) - z * rs;
       if (need_col_sums) v += za * (k * z - u(col_sums[j - n0]));
       row[j] = wrap(v);
@@ -208,8 +212,6 @@ void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t
     return;
   }
   const uint8_t flip = flip_for(b.kind, ByteKind::u8);
-  std::vector<int32_t> zb;
-  for (int32_t z : b.zero) zb.push_back(zero_moved(z, b.kind, ByteKind::u8));
   const bool need_col_sums = a.has_zero();
   IntScratch& s = int_scratch();
   for (int64_t nb = n0; nb < n1; nb += kNc) {
@@ -245,7 +247,7 @@ void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t
           run_tile(a.level(), tile);
         }
     }
-    add_zero_terms(a, zb, need_col_sums, s.col_sums.data(), nb, nb + cols, c, ldc);
+    add_zero_terms(a, b, need_col_sums, s.col_sums.data(), nb, nb + cols, c, ldc);
   }
 }
 

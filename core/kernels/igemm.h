@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// 8-bit integer matrix products with exact int32 sums: the shared kernel of the integer and
-// quantized operators (ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul).
+// 8-bit integer matrix products with exact int32 sums: the shared kernel of the operators that
+// multiply quantized integers (integer convolutions and matrix products).
 //
 //     C[i][j] = sum_p (A[i][p] - za[i]) * (B[p][j] - zb[j])      (int32, wrapping as int32 does)
 //
@@ -75,7 +75,7 @@ struct Int8B {
   int64_t ldb = 0;
   std::function<void(int64_t k0, int64_t k1, int64_t n0, int64_t n1, uint8_t* out, int64_t ld)>
       produce;
-  std::span<const int32_t> zero;  // one value, or one per column
+  std::span<const int32_t> zero;  // one value, one per column, or none (0)
 };
 
 // C columns [n0, n1) of rows [0, a.m()) = A B with the zero points, C row-major with stride ldc.

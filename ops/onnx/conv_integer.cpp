@@ -13,16 +13,8 @@ void infer_conv_integer(InferContext& ctx) {
                     integer::infer_conv_shape(ctx, 0, 1));
 }
 
-// W packed at planning when it is a constant (see integer::pack_conv_weights).
-struct ConvIntegerState {
-  std::vector<kernels::PackedInt8A> packed_w;
-};
-
-ConvIntegerState prepare_conv_integer(PrepareContext& ctx) {
-  return {integer::pack_conv_weights(ctx, 1, 3)};
-}
-
-void conv_integer_kernel(KernelContext& ctx, const ConvIntegerState& s) {
+// W as the prepare step packed it (integer::prepare_conv_weights).
+void conv_integer_kernel(KernelContext& ctx, const integer::PackedConvWeights& packed) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
   const Tensor* x_zero = ctx.num_inputs() > 2 && ctx.has_input(2) ? &ctx.input(2) : nullptr;
@@ -31,7 +23,7 @@ void conv_integer_kernel(KernelContext& ctx, const ConvIntegerState& s) {
     ctx.fail("x_zero_point must be a scalar, not " + shape_to_string(x_zero->shape()));
   const nn::ConvGeometry g = integer::conv_geometry(ctx, x.shape(), w.shape());
   Tensor& out = ctx.output_uninitialized(0, DataType::int32, integer::conv_output_shape(g));
-  integer::conv_int32(ctx, g, x, x_zero, w, w_zero, out.mutable_data<int32_t>(), &s.packed_w);
+  integer::conv_int32(ctx, g, x, x_zero, w, w_zero, out.mutable_data<int32_t>(), packed);
 }
 
 }  // namespace
@@ -58,7 +50,7 @@ void define_ConvInteger(OpDef& op) {
   // clang-format on
   op.all()
       .infer(infer_conv_integer)
-      .kernel(prepared_kernel(prepare_conv_integer, conv_integer_kernel));
+      .kernel(prepared_kernel(integer::prepare_conv_weights<1, 3>, conv_integer_kernel));
 }
 
 }  // namespace onnxtool::ops

@@ -9,8 +9,8 @@ namespace onnxtool::ops::integer {
 
 // ---- zero points and scales --------------------------------------------------------------------
 
-ParamIndex::ParamIndex(const KernelContext& ctx, const Shape& target, const Shape& param,
-                       ParamAxis axis, const char* what) {
+ParamIndex::ParamIndex(const NodeInfo& ctx, const Shape& target, const Shape& param, ParamAxis axis,
+                       const char* what) {
   int64_t count = 1;
   for (int64_t d : param) count *= d;
   if (count == 1) return;  // one value, whatever its rank: per tensor
@@ -60,24 +60,6 @@ int32_t element(const Tensor& t, int64_t i) {
 }
 
 }  // namespace
-
-std::vector<int32_t> shifted(const KernelContext& ctx, const Tensor& x, const Tensor* zero,
-                             const Shape& target, ParamAxis axis, const char* what) {
-  if (!is_int8(x.dtype()))
-    ctx.fail(std::string(what) + " has element type " + std::string(type_name(x.dtype())) +
-             "; only int8 and uint8 are supported");
-  if (zero && zero->dtype() != x.dtype())
-    ctx.fail(std::string(what) + "'s zero point must have its element type " +
-             std::string(type_name(x.dtype())));
-  std::vector<int32_t> v(static_cast<std::size_t>(x.numel()));
-  for (int64_t i = 0; i < x.numel(); ++i) v[static_cast<std::size_t>(i)] = element(x, i);
-  if (!zero || zero->numel() == 0) return v;
-  const ParamIndex index(ctx, target, zero->shape(), axis,
-                         (std::string(what) + "'s zero point").c_str());
-  for (int64_t i = 0; i < x.numel(); ++i)
-    v[static_cast<std::size_t>(i)] -= element(*zero, index(i));
-  return v;
-}
 
 std::vector<double> scale_values(const KernelContext& ctx, const Tensor& s, const char* what) {
   if (!misc::is_float_type(s.dtype()))
@@ -190,7 +172,7 @@ kernels::ByteKind byte_kind(const KernelContext& ctx, const Tensor& x, const Ten
 // The zero point of each of `count` positions of x (seen as `target`), position i at flat index
 // flat(i); one value when the zero point is per tensor.
 template <class Flat>
-std::vector<int32_t> zero_points(const KernelContext& ctx, const Tensor* zero, const Shape& target,
+std::vector<int32_t> zero_points(const NodeInfo& ctx, const Tensor* zero, const Shape& target,
                                  ParamAxis axis, const char* what, int64_t count, Flat&& flat) {
   if (!zero || zero->numel() == 0) return {0};
   const ParamIndex index(ctx, target, zero->shape(), axis, what);
@@ -232,16 +214,23 @@ void matmul_int32(const KernelContext& ctx, const MatmulPlan& p, const Tensor& a
                          : std::span<const int32_t>(z).subspan(static_cast<std::size_t>(at),
                                                                static_cast<std::size_t>(len));
   };
+  // A packed once per item (every column block of the item multiplies it), on the pool.
   const auto* a_bytes = a.data<uint8_t>();
   const auto* b_bytes = b.data<uint8_t>();
+  std::vector<kernels::PackedInt8A> packed(static_cast<std::size_t>(items));
+  ctx.parallel_for(items, nn::grain_for(m * k), [&](int64_t lo, int64_t hi) {
+    for (int64_t it = lo; it < hi; ++it) {
+      const int64_t ao = p.a_offset[static_cast<std::size_t>(it)];
+      packed[static_cast<std::size_t>(it)] =
+          kernels::PackedInt8A(m, k, a_bytes + ao, k, ka, slice(za, ao / k, m));
+    }
+  });
   const int64_t blocks = std::max<int64_t>(1, (2 * ctx.threads() + items - 1) / items);
   const int64_t block = column_block(n, blocks), per_item = (n + block - 1) / block;
   ctx.parallel_for(items * per_item, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t it = task / per_item, j0 = task % per_item * block;
-      const int64_t ao = p.a_offset[static_cast<std::size_t>(it)];
       const int64_t bo = p.b_offset[static_cast<std::size_t>(it)];
-      const kernels::PackedInt8A packed(m, k, a_bytes + ao, k, ka, slice(za, ao / k, m));
       kernels::Int8B src;
       src.kind = kb;
       src.k = k;
@@ -249,7 +238,8 @@ void matmul_int32(const KernelContext& ctx, const MatmulPlan& p, const Tensor& a
       src.data = b_bytes + bo;
       src.ldb = n;
       src.zero = slice(zb, bo / (k * n) * n, n);
-      kernels::igemm(packed, src, j0, std::min(n, j0 + block), y + it * m * n, n);
+      kernels::igemm(packed[static_cast<std::size_t>(it)], src, j0, std::min(n, j0 + block),
+                     y + it * m * n, n);
     }
   });
 }
@@ -287,40 +277,51 @@ Shape conv_output_shape(const nn::ConvGeometry& g) {
   return y;
 }
 
-std::vector<kernels::PackedInt8A> pack_conv_weights(const PrepareContext& ctx, std::size_t w_index,
-                                                    std::size_t zero_index) {
+namespace {
+
+// W [M, C/group, kernel...] as `group` packed matrices of mg rows, with their zero points (one,
+// or one per output channel).
+PackedConvWeights pack_groups(const Tensor& w, const std::vector<int32_t>& zw, int64_t group) {
+  const auto kind = w.dtype() == DataType::int8 ? kernels::ByteKind::s8 : kernels::ByteKind::u8;
+  const int64_t m = w.shape()[0], mg = m / group, kdim = w.numel() / m;
+  PackedConvWeights packed;
+  for (int64_t grp = 0; grp < group; ++grp) {
+    const auto zeros = zw.size() == 1
+                           ? std::span<const int32_t>(zw)
+                           : std::span<const int32_t>(zw).subspan(
+                                 static_cast<std::size_t>(grp * mg), static_cast<std::size_t>(mg));
+    packed.groups.emplace_back(mg, kdim, w.data<uint8_t>() + grp * mg * kdim, kdim, kind, zeros);
+  }
+  return packed;
+}
+
+// W's zero point per output channel (one value when per tensor); fails the node when it does
+// not fit W.
+std::vector<int32_t> weight_zero_points(const NodeInfo& ctx, const Tensor& w, const Tensor* zero) {
+  const int64_t m = w.shape()[0], kdim = m > 0 ? w.numel() / m : 0;
+  return zero_points(ctx, zero, w.shape(), ParamAxis::channel, "w's zero point", m,
+                     [kdim](int64_t i) { return i * kdim; });
+}
+
+}  // namespace
+
+PackedConvWeights pack_conv_weights(const PrepareContext& ctx, std::size_t w_index,
+                                    std::size_t zero_index) {
   const Tensor* w = ctx.constant_tensor(w_index);
   const bool has_zero = ctx.num_inputs() > zero_index && ctx.has_input(zero_index);
   const Tensor* zero = has_zero ? ctx.constant_tensor(zero_index) : nullptr;
   const int64_t group = ctx.attrs().get_int("group", 1);
   if (!w || !is_int8(w->dtype()) || w->rank() < 3 || (has_zero && !zero) || group <= 0) return {};
   const int64_t m = w->shape()[0];
-  if (m % group != 0 || m == 0) return {};
-  if (zero && (zero->dtype() != w->dtype() || (zero->numel() != 1 && zero->numel() != m) ||
-               zero->rank() > 1))
-    return {};
-  std::vector<int32_t> zw = {0};
-  if (zero) {
-    zw.assign(static_cast<std::size_t>(zero->numel()), 0);
-    for (int64_t i = 0; i < zero->numel(); ++i) zw[static_cast<std::size_t>(i)] = element(*zero, i);
-  }
-  const auto kind = w->dtype() == DataType::int8 ? kernels::ByteKind::s8 : kernels::ByteKind::u8;
-  const int64_t mg = m / group, kdim = w->numel() / m;
-  std::vector<kernels::PackedInt8A> packed;
-  for (int64_t grp = 0; grp < group; ++grp)
-    packed.emplace_back(
-        mg, kdim, w->data<uint8_t>() + grp * mg * kdim, kdim, kind,
-        zw.size() == 1 ? std::span<const int32_t>(zw)
-                       : std::span<const int32_t>(zw).subspan(static_cast<std::size_t>(grp * mg),
-                                                              static_cast<std::size_t>(mg)));
-  return packed;
+  if (m == 0 || m % group != 0 || (zero && zero->dtype() != w->dtype())) return {};
+  return pack_groups(*w, weight_zero_points(ctx, *w, zero), group);
 }
 
 void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
                 const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
-                const std::vector<kernels::PackedInt8A>* packed_w) {
+                const PackedConvWeights& prepared) {
   const kernels::ByteKind kx = byte_kind(ctx, x, x_zero, "x");
-  const kernels::ByteKind kw = byte_kind(ctx, w, w_zero, "w");
+  byte_kind(ctx, w, w_zero, "w");
   const nn::Window& win = g.window;
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t kernel = win.kernel_size(), ohw = win.out_size(), ihw = win.in_size();
@@ -328,20 +329,12 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
   if (g.batch * g.out_channels * ohw == 0) return;
   const auto zx = zero_points(ctx, x_zero, x.shape(), ParamAxis::channel, "x's zero point", 1,
                               [](int64_t) { return int64_t{0}; });
-  const auto zw = zero_points(ctx, w_zero, w.shape(), ParamAxis::channel, "w's zero point",
-                              g.out_channels, [kdim](int64_t i) { return i * kdim; });
-  const auto* w_bytes = w.data<uint8_t>();
+  const auto zw = weight_zero_points(ctx, w, w_zero);
   const auto* x_bytes = x.data<uint8_t>();
-  std::vector<kernels::PackedInt8A> packed_here;
-  const bool fits = packed_w && static_cast<int64_t>(packed_w->size()) == g.group &&
-                    (*packed_w)[0].m() == mg && (*packed_w)[0].k() == kdim;
-  for (int64_t grp = 0; grp < g.group && !fits; ++grp)
-    packed_here.emplace_back(
-        mg, kdim, w_bytes + grp * mg * kdim, kdim, kw,
-        zw.size() == 1 ? std::span<const int32_t>(zw)
-                       : std::span<const int32_t>(zw).subspan(static_cast<std::size_t>(grp * mg),
-                                                              static_cast<std::size_t>(mg)));
-  const std::vector<kernels::PackedInt8A>& packed = fits ? *packed_w : packed_here;
+  const bool fits = static_cast<int64_t>(prepared.groups.size()) == g.group &&
+                    prepared.groups[0].m() == mg && prepared.groups[0].k() == kdim;
+  const PackedConvWeights packed_here = fits ? PackedConvWeights{} : pack_groups(w, zw, g.group);
+  const auto& packed = fits ? prepared.groups : packed_here.groups;
   // The padding holds x's zero point, as stored: it then adds nothing to the sums.
   const auto pad = static_cast<uint8_t>(zx[0]);
   const bool pointwise = win.is_pointwise();

@@ -32,7 +32,7 @@ class ParamIndex {
  public:
   // `target` is the operand's shape (matrices promoted to rank >= 2; the conv weight as is).
   // Fails the node when the parameter does not fit.
-  ParamIndex(const KernelContext& ctx, const Shape& target, const Shape& param, ParamAxis axis,
+  ParamIndex(const NodeInfo& ctx, const Shape& target, const Shape& param, ParamAxis axis,
              const char* what);
   int64_t operator()(int64_t i) const;
   bool scalar() const { return scalar_; }
@@ -41,11 +41,6 @@ class ParamIndex {
   bool scalar_ = true;
   std::vector<int64_t> target_, strides_;  // strides_: the parameter's, 0 where broadcast
 };
-
-// x's values minus its zero point (absent: 0) as int32, x seen with shape `target` (int8 or uint8
-// x; float8 fails the node).
-std::vector<int32_t> shifted(const KernelContext& ctx, const Tensor& x, const Tensor* zero,
-                             const Shape& target, ParamAxis axis, const char* what);
 
 // A scale's values as double, each rounded to the scale's own type.
 std::vector<double> scale_values(const KernelContext& ctx, const Tensor& s, const char* what);
@@ -80,18 +75,26 @@ void matmul_int32(const KernelContext& ctx, const MatmulPlan& plan, const Tensor
 // X [N, C, spatial...] and W [M, C/group, kernel...] checked against the node's attributes.
 nn::ConvGeometry conv_geometry(const KernelContext& ctx, const Shape& x, const Shape& w);
 Shape conv_output_shape(const nn::ConvGeometry& g);
+// A conv weight packed for the integer products, one matrix per group (empty: not packed).
+struct PackedConvWeights {
+  std::vector<kernels::PackedInt8A> groups;
+};
+// The prepare step of ConvInteger and QLinearConv: W (input W) packed at planning when it and its
+// zero point (input Z; absent: 0) are constants of a fitting shape; else empty, and the kernel
+// packs, and reports what does not fit, at run time.
+PackedConvWeights pack_conv_weights(const PrepareContext& ctx, std::size_t w_index,
+                                    std::size_t zero_index);
+template <std::size_t W, std::size_t Z>
+PackedConvWeights prepare_conv_weights(PrepareContext& ctx) {
+  return pack_conv_weights(ctx, W, Z);
+}
+
 // The int32 convolution (wrapping) of x and w less their zero points (null: 0; the padding
 // reads x's zero point), into y [N, M, out...]. x_zero is per tensor; w_zero per tensor or per
-// output channel.
-// `packed`, when given, is w packed per group by pack_conv_weights.
+// output channel. `packed` is w as the prepare step packed it (used when it fits).
 void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
                 const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
-                const std::vector<kernels::PackedInt8A>* packed = nullptr);
-// A constant conv weight (input w_index) packed per group at planning, with its constant or
-// absent zero point (input zero_index); empty when they are not constants or do not fit (the
-// kernel then packs, and reports, at run time).
-std::vector<kernels::PackedInt8A> pack_conv_weights(const PrepareContext& ctx, std::size_t w_index,
-                                                    std::size_t zero_index);
+                const PackedConvWeights& packed);
 
 // ---- inference -------------------------------------------------------------------------------
 

@@ -27,16 +27,8 @@ void require_scalar(const KernelContext& ctx, const Tensor& t, const char* what)
     ctx.fail(std::string(what) + " must be a scalar, not " + shape_to_string(t.shape()));
 }
 
-// W packed at planning when it is a constant (see integer::pack_conv_weights).
-struct QLinearConvState {
-  std::vector<kernels::PackedInt8A> packed_w;
-};
-
-QLinearConvState prepare_qlinear_conv(PrepareContext& ctx) {
-  return {integer::pack_conv_weights(ctx, 3, 5)};
-}
-
-void qlinear_conv_kernel(KernelContext& ctx, const QLinearConvState& s) {
+// W as the prepare step packed it (integer::prepare_conv_weights).
+void qlinear_conv_kernel(KernelContext& ctx, const integer::PackedConvWeights& packed) {
   const Tensor& x = ctx.input(0);
   const Tensor& x_scale = ctx.input(1);
   const Tensor& w = ctx.input(3);
@@ -54,7 +46,7 @@ void qlinear_conv_kernel(KernelContext& ctx, const QLinearConvState& s) {
              std::string(type_name(b->dtype())) + shape_to_string(b->shape()));
   const Shape out = integer::conv_output_shape(g);
   std::vector<int32_t> acc(static_cast<std::size_t>(nn::product(out, 0, out.size())));
-  integer::conv_int32(ctx, g, x, &ctx.input(2), w, &ctx.input(5), acc.data(), &s.packed_w);
+  integer::conv_int32(ctx, g, x, &ctx.input(2), w, &ctx.input(5), acc.data(), packed);
   const int64_t plane = g.window.out_size();
   // The bias joins the int32 sum, wrapping as the sum does.
   if (b)
@@ -110,7 +102,7 @@ void define_QLinearConv(OpDef& op) {
   // clang-format on
   op.all()
       .infer(infer_qlinear_conv)
-      .kernel(prepared_kernel(prepare_qlinear_conv, qlinear_conv_kernel));
+      .kernel(prepared_kernel(integer::prepare_conv_weights<3, 5>, qlinear_conv_kernel));
 }
 
 }  // namespace onnxtool::ops
