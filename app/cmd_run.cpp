@@ -22,6 +22,7 @@
 #include "core/exec/run_io.h"
 #include "core/exec/session.h"
 #include "core/exec/verbose_log.h"
+#include "core/kernels/gemm.h"
 #include "core/model/model.h"
 #include "core/types/npy.h"
 #include "core/types/npz.h"
@@ -165,6 +166,9 @@ double quantile(const std::vector<double>& sorted, double q) {
 BenchResult bench(Session& s, const Feeds& feeds, int warmup, int runs,
                   std::vector<Value>& outputs) {
   for (int i = 0; i < warmup; ++i) outputs = s.run(feeds);
+  // --profile then describes the runs the bench times, not the first ones, which fault in
+  // fresh memory.
+  s.reset_profile();
   std::vector<double> times;
   for (int i = 0; i < runs; ++i) {
     const auto start = Clock::now();
@@ -339,7 +343,21 @@ struct OpTypeTime {
   std::string op;
   double ms = 0;
   int nodes = 0;
+  int64_t ns = 0, macs = 0;  // over the nodes that count their arithmetic
 };
+
+// Two operations per multiply-accumulate, over the time taken; 0 when nothing was counted.
+double gflops(int64_t macs, int64_t ns) {
+  return macs > 0 && ns > 0 ? 2.0 * static_cast<double>(macs) / static_cast<double>(ns) : 0.0;
+}
+
+// "  95.1 GFLOP/s   27% of peak" for a node or op type that counts its arithmetic.
+std::string rate_text(double rate, double peak) {
+  if (rate <= 0) return "";
+  std::string s = pad(fixed(rate, "%.1f") + " GFLOP/s", 16);
+  if (peak > 0) s += fixed(100.0 * rate / peak, "%.0f") + "% of peak";
+  return s;
+}
 
 void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohmann::json* j) {
   auto nodes = s.profile();
@@ -353,8 +371,17 @@ void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohma
     o.op = n.op_type;
     o.ms += per_run(n);
     ++o.nodes;
+    if (n.macs > 0) {
+      o.ns += n.total_ns;
+      o.macs += n.macs;
+    }
     total += per_run(n);
   }
+  // The machine's peak for this many threads: measured only when something counts its work.
+  bool counted = false;
+  for (const auto& n : nodes) counted = counted || n.macs > 0;
+  const double peak =
+      counted ? kernels::peak_gflops_per_thread() * static_cast<double>(s.threads()) : 0.0;
   std::vector<OpTypeTime> ops;
   for (auto& [k, v] : by_op) ops.push_back(v);
   std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.ms > b.ms; });
@@ -364,22 +391,44 @@ void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohma
   auto share = [&](double ms) { return total > 0 ? 100.0 * ms / total : 0.0; };
   if (j) {
     nlohmann::json op_rows = nlohmann::json::array(), node_rows = nlohmann::json::array();
-    for (const auto& o : ops)
-      op_rows.push_back(
-          {{"op_type", o.op}, {"ms", o.ms}, {"share", share(o.ms)}, {"nodes", o.nodes}});
-    for (const auto& n : nodes)
-      node_rows.push_back({{"node", n.location}, {"op_type", n.op_type}, {"ms", per_run(n)}});
+    auto add_rate = [&](nlohmann::json& row, int64_t macs, int64_t ns) {
+      const double rate = gflops(macs, ns);
+      if (rate <= 0) return;
+      row["gflops"] = rate;
+      if (peak > 0) row["peak_share"] = rate / peak;
+    };
+    for (const auto& o : ops) {
+      nlohmann::json row = {
+          {"op_type", o.op}, {"ms", o.ms}, {"share", share(o.ms)}, {"nodes", o.nodes}};
+      add_rate(row, o.macs, o.ns);
+      op_rows.push_back(std::move(row));
+    }
+    for (const auto& n : nodes) {
+      nlohmann::json row = {{"node", n.location}, {"op_type", n.op_type}, {"ms", per_run(n)}};
+      if (n.macs > 0 && n.calls > 0) row["macs"] = n.macs / n.calls;
+      add_rate(row, n.macs, n.total_ns);
+      node_rows.push_back(std::move(row));
+    }
     *j = {{"total_ms", total}, {"op_types", op_rows}, {"nodes", node_rows}};
+    if (peak > 0) (*j)["peak_gflops"] = peak;
     return;
   }
-  *out << "\nprofile (per run, main graph " << fixed(total, "%.2f") << " ms)\n";
+  *out << "\nprofile (per run, main graph " << fixed(total, "%.2f") << " ms";
+  if (peak > 0)
+    *out << "; peak " << fixed(peak, "%.0f") << " GFLOP/s: " << s.threads()
+         << " thread(s) x fmas measured on this machine";
+  *out << ")\n";
   for (const auto& o : ops)
     *out << "  " << pad(o.op, 24) << pad(fixed(o.ms, "%.3f") + " ms", 14)
-         << pad(fixed(share(o.ms), "%.1f") + "%", 8) << o.nodes << " node"
-         << (o.nodes == 1 ? "" : "s") << '\n';
+         << pad(fixed(share(o.ms), "%.1f") + "%", 8)
+         << pad(std::to_string(o.nodes) + (o.nodes == 1 ? " node" : " nodes"), 12)
+         << rate_text(gflops(o.macs, o.ns), peak) << '\n';
   *out << "top " << nodes.size() << " nodes\n";
-  for (const auto& n : nodes)
-    *out << "  " << pad(fixed(per_run(n), "%.3f") + " ms", 14) << n.location << '\n';
+  for (const auto& n : nodes) {
+    const std::string rate = rate_text(gflops(n.macs, n.total_ns), peak);
+    *out << "  " << pad(fixed(per_run(n), "%.3f") + " ms", 14)
+         << (rate.empty() ? "" : pad(rate, 32)) << n.location << '\n';
+  }
 }
 
 // ---- the command --------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ struct PlanNode {
   // --profile: accumulated by concurrent runs.
   struct Timing {
     std::atomic<int64_t> calls{0}, total_ns{0};
+    std::atomic<int64_t> macs{0};  // multiply-accumulates, when the operator counts them
   };
   std::unique_ptr<Timing> timing = std::make_unique<Timing>();
 };

@@ -164,11 +164,31 @@ std::vector<Value> Runner::invoke(const PlanNode& pn, const std::vector<const Va
   }
 }
 
+namespace {
+
+const Shape* tensor_shape(const Value* v) {
+  return v && v->is_tensor() ? &v->tensor().shape() : nullptr;
+}
+
+// --profile: what the node's operator counts as its arithmetic for these shapes.
+void count_work(const PlanNode& pn, const std::vector<const Value*>& inputs,
+                const std::vector<Value>& outs) {
+  if (!pn.schema || !pn.schema->macs || !pn.attrs) return;
+  WorkShapes shapes;
+  for (const Value* v : inputs) shapes.inputs.push_back(tensor_shape(v));
+  for (const Value& v : outs) shapes.outputs.push_back(tensor_shape(&v));
+  const double macs = pn.schema->macs(shapes, *pn.attrs);
+  if (macs > 0) pn.timing->macs.fetch_add(static_cast<int64_t>(macs), std::memory_order_relaxed);
+}
+
+}  // namespace
+
 void Runner::run_node(const PlanNode& pn, Frame& frame) const {
   std::vector<const Value*> inputs;
   inputs.reserve(pn.inputs.size());
   for (const auto& ref : pn.inputs) inputs.push_back(ref ? &resolve(*ref, frame) : nullptr);
   std::vector<Value> outs = invoke(pn, inputs, &frame);
+  if (frame.plan->timed) count_work(pn, inputs, outs);
   inputs.clear();
   for (std::size_t i = 0; i < pn.outputs.size() && i < outs.size(); ++i)
     if (pn.outputs[i] >= 0)

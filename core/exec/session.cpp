@@ -15,6 +15,7 @@
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/passes/fuse_epilogue.h"
+#include "core/exec/passes/fuse_residual.h"
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
@@ -130,7 +131,7 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 
 std::vector<std::string> executor_pass_names() {
   return {exec_detail::FoldConstants::kName, exec_detail::FuseChannelAffine::kName,
-          exec_detail::FuseEpilogue::kName};
+          exec_detail::FuseResidual::kName, exec_detail::FuseEpilogue::kName};
 }
 
 namespace {
@@ -141,10 +142,13 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
   // After folding: parameters that constant subgraphs compute are initializers by then.
   pipeline.add(std::make_unique<exec_detail::FuseChannelAffine>(ctx));
+  // Before epilogues: the Relu after a residual Add then folds into the Conv that took the Add.
+  pipeline.add(std::make_unique<exec_detail::FuseResidual>(ctx));
   // After folding affine nodes: a Conv, BatchNormalization, Relu chain becomes one Conv.
   pipeline.add(std::make_unique<exec_detail::FuseEpilogue>(ctx));
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
+    pipeline.set_enabled(exec_detail::FuseResidual::kName, false);
     pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);
   }
   for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
@@ -316,12 +320,20 @@ std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>
   return outs;
 }
 
+void Session::reset_profile() {
+  for (const auto& pn : plan_->nodes) {
+    pn.timing->calls.store(0);
+    pn.timing->total_ns.store(0);
+    pn.timing->macs.store(0);
+  }
+}
+
 std::vector<NodeProfile> Session::profile() const {
   std::vector<NodeProfile> out;
   for (const auto& pn : plan_->nodes) {
     const auto& n = *pn.node;
     out.push_back({pn.location, n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type(),
-                   pn.timing->calls.load(), pn.timing->total_ns.load()});
+                   pn.timing->calls.load(), pn.timing->total_ns.load(), pn.timing->macs.load()});
   }
   return out;
 }

@@ -96,6 +96,7 @@ struct NodeProfile {
   std::string op_type;   // domain-qualified when not the default domain
   int64_t calls = 0;
   int64_t total_ns = 0;
+  int64_t macs = 0;  // multiply-accumulates over those calls; 0 when the operator counts none
 };
 
 struct SessionStats {
@@ -141,6 +142,8 @@ class Session {
   const SessionStats& stats() const { return stats_; }
   // Per node of the main graph, accumulated over every run since creation (options.profile).
   std::vector<NodeProfile> profile() const;
+  // Starts the accumulation of profile() afresh (after warm-up runs).
+  void reset_profile();
   int threads() const;
 
  private:

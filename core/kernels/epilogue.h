@@ -23,6 +23,7 @@ struct Epilogue {
 
   explicit operator bool() const { return kind != Kind::none; }
 
+  // The activation alone, on p[0 .. n).
   template <class F>
   void apply(F* p, int64_t n) const {
     switch (kind) {
@@ -42,6 +43,15 @@ struct Epilogue {
       case Kind::none:
         return;
     }
+  }
+
+  // p[i] += residual[i] first when residual is given (a fused residual Add: the same rounding
+  // as that Add), then the activation.
+  template <class F>
+  void apply(F* p, int64_t n, const F* residual) const {
+    if (residual)
+      for (int64_t i = 0; i < n; ++i) p[i] += residual[i];
+    apply(p, n);
   }
 };
 

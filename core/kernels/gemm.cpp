@@ -4,6 +4,7 @@
 #include "core/kernels/gemm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -251,6 +252,21 @@ PackedA<F>::PackedA(bool trans_a, int64_t m, int64_t k, const F* a, int64_t lda,
 template class PackedA<float>;
 template class PackedA<double>;
 
+#if defined(ONNXTOOL_X86_KERNELS)
+template <class F>
+void set_epilogue(const PackedGemmArgs<F>& g, detail::Call<F>& c) {
+  c.row_bias = g.row_bias;
+  c.residual = g.residual;
+  c.ldr = g.ldr;
+  c.act = static_cast<int>(g.activation.kind);
+  c.act_lo = static_cast<F>(g.activation.lo);
+  c.act_hi = static_cast<F>(g.activation.hi);
+  c.act_alpha = static_cast<F>(g.activation.alpha);
+  if (c.has_epilogue() && g.beta != F(0))
+    throw std::invalid_argument("gemm_packed: an epilogue needs beta 0");
+}
+#endif
+
 template <class F>
 void packed_product(const PackedGemmArgs<F>& g) {
   if (g.m <= 0 || g.n <= 0) return;
@@ -273,6 +289,7 @@ void packed_product(const PackedGemmArgs<F>& g) {
   c.packed_a = a.data();
   c.packed_rows = a.padded_rows();
   c.packed_row0 = g.row0;
+  set_epilogue(g, c);
   blocked_any_beta(c, a.level());
 #endif
 }
@@ -282,6 +299,29 @@ void gemm_packed(const PackedGemmArgs<float>& g) {
 }
 void gemm_packed(const PackedGemmArgs<double>& g) {
   packed_product(g);
+}
+
+double peak_gflops_per_thread() {
+  static const double peak = [] {
+    double best = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+    const SimdLevel level = simd_level();
+    if (level == SimdLevel::scalar) return 0.0;
+    alignas(64) float sink[64];
+    constexpr int64_t kIters = 1 << 20;
+    // The best of several bursts: the first ones may run while the clock ramps up.
+    for (int trial = 0; trial < 6; ++trial) {
+      const auto start = std::chrono::steady_clock::now();
+      const double ops = level == SimdLevel::avx512 ? detail::fma_burst_avx512(kIters, sink)
+                                                    : detail::fma_burst_avx2(kIters, sink);
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (s > 0) best = std::max(best, ops / s / 1e9);
+    }
+#endif
+    return best;
+  }();
+  return peak;
 }
 
 SimdLevel cpu_simd_level() {

@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/kernels/epilogue.h"
+
 namespace onnxtool::kernels {
 
 enum class SimdLevel { scalar = 0, avx2 = 1, avx512 = 2 };
@@ -99,10 +101,23 @@ struct PackedGemmArgs {
   F beta = 0;
   F* c = nullptr;
   int64_t ldc = 0;
+  // A fused epilogue, applied to each element of C right after its sum (beta must be 0), in
+  // the order of the nodes it stands for, so the bits are theirs: + row_bias[i] (a Conv's bias;
+  // indexed by this product's rows), + residual[i * ldr + j] (a residual Add), then
+  // activation.apply (Relu, Clip, LeakyRelu). Each is skipped when null or none.
+  const F* row_bias = nullptr;
+  const F* residual = nullptr;
+  int64_t ldr = 0;
+  Epilogue activation;
 };
 
 void gemm_packed(const PackedGemmArgs<float>& g);
 void gemm_packed(const PackedGemmArgs<double>& g);
+
+// Float32 operations per second one thread reaches at the selected level, in GFLOP/s: fmas in
+// independent chains, timed on the calling thread for about 30 ms the first time it is asked
+// (0 at the scalar level). What --profile calls the machine's peak, times the threads.
+double peak_gflops_per_thread();
 
 // The scalar definition of the order above, for tests.
 void reference_gemm(const GemmArgs<float>& g);

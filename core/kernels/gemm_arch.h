@@ -39,6 +39,16 @@ struct Call {
   const F* packed_a = nullptr;
   int64_t packed_rows = 0;
   int64_t packed_row0 = 0;
+  // What happens to each element of C after its last k block, in this order (beta is 0):
+  // + row_bias[i] (null: nothing), + residual[i * ldr + j] (null: nothing), then the
+  // activation: act 1 clamps to [act_lo, act_hi], 2 multiplies negatives by act_alpha (the
+  // kinds of core/kernels/epilogue.h).
+  const F* row_bias = nullptr;
+  const F* residual = nullptr;
+  int64_t ldr = 0;
+  int act = 0;
+  F act_lo = 0, act_hi = 0, act_alpha = 0;
+  bool has_epilogue() const { return row_bias || residual || act != 0; }
 };
 
 // The blocked product for m >= 1 in the canonical order. Needs k <= kKc or beta == 0 (the
@@ -67,5 +77,10 @@ void dot_avx2(const Call<float>& g, const float* x);
 void dot_avx2(const Call<double>& g, const double* x);
 void dot_avx512(const Call<float>& g, const float* x);
 void dot_avx512(const Call<double>& g, const double* x);
+
+// Float fmas in independent chains, for measuring the peak (gemm.h, peak_gflops_per_thread):
+// returns the operations done; writes one vector of results to sink (64 floats of room).
+double fma_burst_avx2(int64_t iters, float* sink);
+double fma_burst_avx512(int64_t iters, float* sink);
 
 }  // namespace onnxtool::kernels::detail

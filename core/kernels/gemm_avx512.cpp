@@ -24,6 +24,16 @@ struct VecF32 {
   static T fma(T a, T b, T acc) { return _mm512_fmadd_ps(a, b, acc); }
   static T mul(T a, T b) { return _mm512_mul_ps(a, b); }
   static T add(T a, T b) { return _mm512_add_ps(a, b); }
+  // x < lo ? lo : x, then y > hi ? hi : y (vmaxps/vminps give their second operand, here x or
+  // y, when one is NaN).
+  // (The masked forms with a full mask: GCC 12 warns about the plain ones' undefined filler.)
+  static T clamp(T x, T lo, T hi) {
+    const T y = _mm512_mask_max_ps(lo, 0xFFFF, lo, x);
+    return _mm512_mask_min_ps(hi, 0xFFFF, hi, y);
+  }
+  static T leaky(T x, T alpha) {
+    return _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero(), _CMP_LT_OQ), alpha, x);
+  }
 };
 
 struct VecF64 {
@@ -40,6 +50,13 @@ struct VecF64 {
   static T fma(T a, T b, T acc) { return _mm512_fmadd_pd(a, b, acc); }
   static T mul(T a, T b) { return _mm512_mul_pd(a, b); }
   static T add(T a, T b) { return _mm512_add_pd(a, b); }
+  static T clamp(T x, T lo, T hi) {
+    const T y = _mm512_mask_max_pd(lo, 0xFF, lo, x);
+    return _mm512_mask_min_pd(hi, 0xFF, hi, y);
+  }
+  static T leaky(T x, T alpha) {
+    return _mm512_mask_mul_pd(x, _mm512_cmp_pd_mask(x, zero(), _CMP_LT_OQ), alpha, x);
+  }
 };
 
 }  // namespace
@@ -70,6 +87,9 @@ void dot_avx512(const Call<float>& g, const float* x) {
 }
 void dot_avx512(const Call<double>& g, const double* x) {
   dot_product<VecF64>(g, x);
+}
+double fma_burst_avx512(int64_t iters, float* sink) {
+  return fma_burst<VecF32, 16>(iters, sink);
 }
 
 }  // namespace onnxtool::kernels::detail

@@ -21,4 +21,10 @@ kernels::Epilogue epilogue_of(const AttrView& attrs) {
   return e;
 }
 
+int64_t residual_input_of(const AttrView& attrs) {
+  if (!attrs.has(kResidualInputAttribute)) return -1;
+  const int64_t index = attrs.get_int(kResidualInputAttribute, -1);
+  return index >= 0 ? index : -1;
+}
+
 }  // namespace onnxtool

@@ -12,6 +12,12 @@
 // Clip with constant bounds) folds into the node P producing that input when P's kernel can
 // apply it to its output while that is in cache (Conv): P then carries the epilogue in two
 // attributes of its own (kEpilogueAttribute, read back with epilogue_of), and Q disappears.
+//
+// Residual adds: a node Q that is y = a + b of two inputs of one shape (Add, Sum of two), one
+// of them made by P alone, folds into P when P's kernel can add a tensor to its output before
+// its epilogue: the other summand becomes an extra input of P (its index in the attribute
+// kResidualInputAttribute, read back with residual_input_of), and Q disappears. An activation
+// after Q then folds as P's epilogue, applied after the add, as the nodes did.
 #pragma once
 
 #include <cstddef>
@@ -85,5 +91,9 @@ inline constexpr const char* kEpilogueParamsAttribute = "onnxtool.epilogue_param
 
 // The epilogue a fusion gave this node (kind none when it has none, or a malformed one).
 kernels::Epilogue epilogue_of(const AttrView& attrs);
+
+// The input index of the summand a residual fusion gave this node; -1 when it has none.
+inline constexpr const char* kResidualInputAttribute = "onnxtool.residual_input";
+int64_t residual_input_of(const AttrView& attrs);
 
 }  // namespace onnxtool

@@ -390,6 +390,21 @@ VersionRange& VersionRange::takes_epilogue(const TakesEpilogueFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::residual_add(const ResidualAddFn& f) {
+  for (auto* v : versions_) v->residual_add = f;
+  return *this;
+}
+
+VersionRange& VersionRange::macs(const MacsFn& f) {
+  for (auto* v : versions_) v->macs = f;
+  return *this;
+}
+
+VersionRange& VersionRange::takes_residual(const TakesResidualFn& f) {
+  for (auto* v : versions_) v->takes_residual = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

@@ -23,6 +23,7 @@ class InferContext;    // core/infer/context.h
 class KernelContext;   // core/exec/kernel.h
 class PrepareContext;  // core/exec/kernel.h
 class AdapterContext;  // core/convert/adapter.h
+class AttrView;        // core/registry/attrs.h
 
 // Values match onnx::AttributeProto::AttributeType.
 enum class AttrType : int {
@@ -140,6 +141,21 @@ struct Epilogue;
 }
 using EpilogueFn = std::function<bool(const FusionNode&, kernels::Epilogue&)>;
 using TakesEpilogueFn = std::function<bool(const FusionNode&)>;
+using ResidualAddFn = std::function<bool(const FusionNode&)>;
+// The multiply-accumulates one run of a node does, from the shapes of its inputs and outputs
+// (nullptr for an absent one) and its attributes: what --profile divides by the time to give
+// GFLOP/s (two operations per multiply-accumulate).
+struct WorkShapes {
+  std::vector<const std::vector<int64_t>*> inputs, outputs;
+  const std::vector<int64_t>* input(std::size_t i) const {
+    return i < inputs.size() ? inputs[i] : nullptr;
+  }
+  const std::vector<int64_t>* output(std::size_t i) const {
+    return i < outputs.size() ? outputs[i] : nullptr;
+  }
+};
+using MacsFn = std::function<double(const WorkShapes&, const AttrView&)>;
+using TakesResidualFn = std::function<bool(const FusionNode&)>;
 
 inline constexpr int kUnbounded = INT_MAX;
 
@@ -209,6 +225,14 @@ struct OpVersion {
   // (gives it). takes_epilogue: the node's kernel applies an epilogue to its output 0.
   EpilogueFn epilogue;
   TakesEpilogueFn takes_epilogue;
+  // residual_add: the node is y = a + b, element by element, of its two inputs (when the
+  // pass has found their shapes equal). takes_residual: the node's kernel can add a tensor of
+  // its output 0's shape (an extra input, see kResidualInputAttribute) before its epilogue.
+  ResidualAddFn residual_add;
+  TakesResidualFn takes_residual;
+
+  // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
+  MacsFn macs;
 
   const AttrDef* find_attribute(const std::string& attr) const;
   const TypeConstraint* find_constraint(const std::string& constraint) const;
@@ -285,6 +309,9 @@ class VersionRange {
   VersionRange& absorb_channel_affine(const AbsorbChannelAffineFn& f);
   VersionRange& epilogue(const EpilogueFn& f);
   VersionRange& takes_epilogue(const TakesEpilogueFn& f);
+  VersionRange& residual_add(const ResidualAddFn& f);
+  VersionRange& macs(const MacsFn& f);
+  VersionRange& takes_residual(const TakesResidualFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

@@ -242,6 +242,12 @@ auto extreme_fn = [](auto a, auto b) {
     return b < a ? b : a;
 };
 
+// For the executor's residual fusion (core/registry/fusion.h): the node adds its two inputs,
+// element by element (the pass checks that their shapes are equal).
+bool adds_two_inputs(const FusionNode& n) {
+  return n.input_named.size() == 2 && n.input_named[0] && n.input_named[1];
+}
+
 template <class L, class F, class Finish>
 void define_variadic(OpDef& op, F f, Finish finish, char values_op) {
   op.from(1, 7)
@@ -309,6 +315,7 @@ void define_Add(OpDef& op) {
   // clang-format on
   define_arith<NumericTypes>(op, add_fn, broadcast_elementwise('+'));
   op.from(7).channel_affine(shift_channel_affine<1>);
+  op.all().residual_add(adds_two_inputs);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -543,6 +550,7 @@ void define_Sum(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_variadic<ew::FloatTypes>(op, add_fn, no_finish, 0);
+  op.all().residual_add(adds_two_inputs);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/infer/helpers.h"
 #include "core/registry/fusion.h"
+#include "onnx.pb.h"
 #include "ops/onnx/im2col.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/onnx/nn_reference.h"
@@ -87,59 +88,41 @@ void infer_conv(InferContext& ctx) {
 // ---- the three paths -------------------------------------------------------------------------
 
 // What the paths read besides X and B: W (the group's rows), and, when W is a constant, the same
-// rows packed at planning (one PackedA per group), which the products then use instead; and the
-// epilogue a fusion gave the node, applied to each block of Y as soon as it is computed.
+// rows packed at planning (one PackedA per group), which the products then use instead; and
+// what fusions gave the node, applied to each block of Y as soon as it is computed: a summand of
+// Y's shape (a residual Add), then the epilogue.
 template <class F>
 struct Operands {
   const F* w = nullptr;
   const std::vector<kernels::PackedA<F>>* packed = nullptr;
   kernels::Epilogue epilogue;
+  const F* residual = nullptr;
 };
 
-// Y_g[:, cols] = W_g x B (+ beta Y): B is kdim x len (row stride ldb), Y's rows are ldy apart. On
-// the node's threads when `ctx` is given, else on the calling thread.
-template <class F>
-void group_product(const KernelContext* ctx, const Operands<F>& w, int64_t grp, int64_t mg,
-                   int64_t kdim, int64_t len, const F* b, int64_t ldb, F beta, F* y, int64_t ldy) {
-  if constexpr (std::is_same_v<F, float>) {
-    if (w.packed) {
-      const kernels::PackedA<float>& a = (*w.packed)[static_cast<std::size_t>(grp)];
-      if (ctx)
-        blas::sgemm_packed(*ctx, a, false, len, 1.0f, b, ldb, beta, y, ldy);
-      else
-        blas::sgemm_packed(a, false, len, 1.0f, b, ldb, beta, y, ldy);
-      return;
-    }
-  }
-  const F* wg = w.w + grp * mg * kdim;
-  if (ctx)
-    nn::gemm<F>(*ctx, false, false, mg, len, kdim, F(1), wg, kdim, b, ldb, beta, y, ldy);
-  else
-    nn::gemm<F>(false, false, mg, len, kdim, F(1), wg, kdim, b, ldb, beta, y, ldy);
-}
-
 // After a product with beta 0, rows [0, rows) x columns [p0, p1) of y (row stride ld): adds
-// the bias and applies the epilogue, one row at a time while it is in cache. acc + b[m] is what
-// the product would give with C prefilled with the bias and beta 1 (the same bits), without
-// the copy of C that such a product needs when k spans several blocks.
+// the bias, then the residual r (laid out as y, or null), and applies the epilogue, one row at a
+// time while it is in cache. acc + b[m] is what the product would give with C prefilled with
+// the bias and beta 1 (the same bits), without the copy of C that such a product needs when k
+// spans several blocks.
 template <class F>
-void finish_rows(const F* b, const kernels::Epilogue& epilogue, int64_t rows, int64_t p0,
-                 int64_t p1, F* y, int64_t ld) {
+void finish_rows(const F* b, const kernels::Epilogue& epilogue, const F* r, int64_t rows,
+                 int64_t p0, int64_t p1, F* y, int64_t ld) {
   for (int64_t m = 0; m < rows; ++m) {
     F* row = y + m * ld + p0;
     if (b) {
       const F bias = b[m];
       for (int64_t j = 0; j < p1 - p0; ++j) row[j] += bias;
     }
-    epilogue.apply(row, p1 - p0);
+    epilogue.apply(row, p1 - p0, r ? r + m * ld + p0 : nullptr);
   }
 }
 
 // One input channel per group: each output plane is a weighted sum of shifted input planes.
 // Spatial rank 1 or 2 (1-D is 2-D with height 1).
 template <class F>
-void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x, const F* w,
-                    const F* b, const kernels::Epilogue& epilogue, F* y) {
+void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
+                    const Operands<F>& ops, const F* b, F* y) {
+  const F* w = ops.w;
   const Window& win = g.window;
   const bool two = win.rank() == 2;
   const int64_t ih = two ? win.in[0] : 1, iw = win.in[two ? 1 : 0];
@@ -174,8 +157,101 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
               for (int64_t j = first; j < last; ++j) d[j] += wv * s[j * sw];
           }
         }
-      epilogue.apply(dst, oh * ow);
+      ops.epilogue.apply(dst, oh * ow, ops.residual ? ops.residual + plane * oh * ow : nullptr);
     }
+  });
+}
+
+// Rows [r0, r1) by columns [c0, c1) of Y_g = W_g x B on the calling thread, then the group's
+// bias (bias_g, or null), residual (residual_g, laid out as Y_g, or null) and epilogue on that
+// block. B: kdim x len, row stride ldb; Y_g's rows ldy apart. With W packed, r0 is a multiple
+// of its panels' rows, and the product applies the rest to each register tile as it is done.
+template <class F>
+void block_product(const Operands<F>& w, int64_t grp, int64_t mg, int64_t kdim, int64_t r0,
+                   int64_t r1, int64_t c0, int64_t c1, const F* b, int64_t ldb, F* y, int64_t ldy,
+                   const F* bias_g, const F* residual_g) {
+  if constexpr (std::is_same_v<F, float>) {
+    if (w.packed) {
+      kernels::PackedGemmArgs<float> g;
+      g.a = &(*w.packed)[static_cast<std::size_t>(grp)];
+      g.row0 = r0;
+      g.m = r1 - r0;
+      g.n = c1 - c0;
+      g.b = b + c0;
+      g.ldb = ldb;
+      g.c = y + r0 * ldy + c0;
+      g.ldc = ldy;
+      g.row_bias = bias_g ? bias_g + r0 : nullptr;
+      g.residual = residual_g ? residual_g + r0 * ldy + c0 : nullptr;
+      g.ldr = ldy;
+      g.activation = w.epilogue;
+      kernels::gemm_packed(g);
+      return;
+    }
+  }
+  const F* wg = w.w + (grp * mg + r0) * kdim;
+  nn::gemm<F>(false, false, r1 - r0, c1 - c0, kdim, F(1), wg, kdim, b + c0, ldb, F(0),
+              y + r0 * ldy + c0, ldy);
+  finish_rows(bias_g ? bias_g + r0 : nullptr, w.epilogue,
+              residual_g ? residual_g + r0 * ldy : nullptr, r1 - r0, c0, c1, y + r0 * ldy, ldy);
+}
+
+// How one group's product is cut into tasks for the threads: column tiles when there are
+// columns enough, else (late layers: 7x7 positions) blocks of rows.
+struct ProductGrid {
+  int64_t row_block = 0, col_tile = 0, row_blocks = 1, col_tiles = 1;
+  int64_t tasks() const { return row_blocks * col_tiles; }
+};
+
+// The register tile is this many columns wide (or half of it).
+constexpr int64_t kTileColumns = 32;
+// Columns below which a tile makes the products inefficient.
+constexpr int64_t kMinTile = 64;
+
+ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t row_align) {
+  ProductGrid grid{rows, cols, 1, 1};
+  if (threads <= 1) return grid;
+  // Two tasks a thread, so that one slow task does not leave a thread idle for long.
+  const int64_t want = 2 * threads;
+  if (cols >= want * kMinTile * 2) {
+    const int64_t tile = (cols + want - 1) / want;
+    grid.col_tile = (tile + kTileColumns - 1) / kTileColumns * kTileColumns;
+    grid.col_tiles = (cols + grid.col_tile - 1) / grid.col_tile;
+    return grid;
+  }
+  const int64_t blocks = std::min(want, std::max<int64_t>(1, rows / (2 * row_align)));
+  const int64_t block = (rows + blocks - 1) / blocks;
+  grid.row_block = (block + row_align - 1) / row_align * row_align;
+  grid.row_blocks = (rows + grid.row_block - 1) / grid.row_block;
+  return grid;
+}
+
+// Y_g = W_g x B, then bias, residual and epilogue on each block while it is in cache, split
+// across the node's threads (`parallel`) or on the calling thread. B: kdim x len, row stride ldb;
+// y_offset: where Y_g starts in Y (the residual has Y's layout).
+template <class F>
+void group_forward(const KernelContext& ctx, bool parallel, const Operands<F>& w, const F* b,
+                   int64_t grp, int64_t mg, int64_t kdim, int64_t len, const F* bmat, int64_t ldb,
+                   F* y, int64_t y_offset) {
+  int64_t align = 8;
+  if constexpr (std::is_same_v<F, float>)
+    if (w.packed) align = (*w.packed)[static_cast<std::size_t>(grp)].row_align();
+  const ProductGrid grid = product_grid(parallel ? ctx.threads() : 1, mg, len, align);
+  F* yg = y + y_offset;
+  const F* bias = b ? b + grp * mg : nullptr;
+  const F* residual = w.residual ? w.residual + y_offset : nullptr;
+  auto task = [&](int64_t t) {
+    const int64_t r0 = (t / grid.col_tiles) * grid.row_block;
+    const int64_t c0 = (t % grid.col_tiles) * grid.col_tile;
+    const int64_t r1 = std::min(mg, r0 + grid.row_block), c1 = std::min(len, c0 + grid.col_tile);
+    block_product(w, grp, mg, kdim, r0, r1, c0, c1, bmat, ldb, yg, len, bias, residual);
+  };
+  if (grid.tasks() == 1) {
+    task(0);
+    return;
+  }
+  ctx.parallel_for(grid.tasks(), 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t t = lo; t < hi; ++t) task(t);
   });
 }
 
@@ -185,12 +261,11 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
                     const Operands<F>& w, const F* b, F* y) {
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t hw = g.window.out_size();
-  auto one = [&](int64_t item, bool parallel_gemm) {
+  auto one = [&](int64_t item, bool parallel) {
     const int64_t n = item / g.group, grp = item % g.group;
-    F* yg = y + (n * g.out_channels + grp * mg) * hw;
     const F* xg = x + (n * g.in_channels + grp * cg) * hw;
-    group_product(parallel_gemm ? &ctx : nullptr, w, grp, mg, cg, hw, xg, hw, F(0), yg, hw);
-    finish_rows(b ? b + grp * mg : nullptr, w.epilogue, mg, 0, hw, yg, hw);
+    group_forward(ctx, parallel, w, b, grp, mg, cg, hw, xg, hw, y,
+                  (n * g.out_channels + grp * mg) * hw);
   };
   const int64_t items = g.batch * g.group;
   if (items >= 2 * ctx.threads()) {
@@ -204,10 +279,6 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 
 // Bytes of col one tile may use: about what one core's L2 holds.
 constexpr int64_t kColTileBytes = int64_t{1} << 20;
-// Narrower tiles make the GEMM inefficient; then one wide product split by rows does better.
-constexpr int64_t kMinTile = 64;
-// The products' register tile is this many columns wide (or half of it).
-constexpr int64_t kTileColumns = 32;
 
 template <class F>
 void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Operands<F>& w,
@@ -233,33 +304,41 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
     tile = std::min(ohw, (tile + kTileColumns - 1) / kTileColumns * kTileColumns);
     tiles = (ohw + tile - 1) / tile;
   }
-  auto run_tile = [&](int64_t item, int64_t p0, int64_t p1, F* col, bool parallel) {
-    const int64_t n = item / g.group, grp = item % g.group, len = p1 - p0;
-    const F* xg = x + (n * g.in_channels + grp * cg) * ihw;
-    F* yg = y + (n * g.out_channels + grp * mg) * ohw;
-    if (parallel)
-      ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
-        const int64_t kernel = win.kernel_size();
-        im2col_rows(win, xg, c0 * kernel, c1 * kernel, p0, p1, col + c0 * kernel * len, len);
-      });
-    else
-      im2col_rows(win, xg, int64_t{0}, kdim, p0, p1, col, len);
-    group_product(parallel ? &ctx : nullptr, w, grp, mg, kdim, len, col, len, F(0), yg + p0, ohw);
-    finish_rows(b ? b + grp * mg : nullptr, w.epilogue, mg, p0, p1, yg, ohw);
+  auto group_input = [&](int64_t item) {
+    return x + ((item / g.group) * g.in_channels + (item % g.group) * cg) * ihw;
+  };
+  auto y_offset = [&](int64_t item) {
+    return ((item / g.group) * g.out_channels + (item % g.group) * mg) * ohw;
   };
   if (items * tiles >= threads && tile >= kMinTile / 2) {
+    // Each task its own tile of positions: its columns built and consumed while in cache.
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
       thread_local std::vector<F> col;
       col.resize(static_cast<std::size_t>(kdim * tile));
       for (int64_t t = lo; t < hi; ++t) {
-        const int64_t p0 = (t % tiles) * tile;
-        run_tile(t / tiles, p0, std::min(ohw, p0 + tile), col.data(), false);
+        const int64_t item = t / tiles, grp = item % g.group;
+        const int64_t p0 = (t % tiles) * tile, p1 = std::min(ohw, p0 + tile), len = p1 - p0;
+        im2col_rows(win, group_input(item), int64_t{0}, kdim, p0, p1, col.data(), len);
+        const int64_t at = y_offset(item) + p0;
+        block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw,
+                      b ? b + grp * mg : nullptr, w.residual ? w.residual + at : nullptr);
       }
     });
     return;
   }
+  // Few positions: all columns of a group at once (built on every thread), then its product
+  // split across the threads.
   std::vector<F> col(static_cast<std::size_t>(kdim * ohw));
-  for (int64_t item = 0; item < items; ++item) run_tile(item, 0, ohw, col.data(), threads > 1);
+  for (int64_t item = 0; item < items; ++item) {
+    const F* xg = group_input(item);
+    ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
+      const int64_t kernel = win.kernel_size();
+      im2col_rows(win, xg, c0 * kernel, c1 * kernel, int64_t{0}, ohw,
+                  col.data() + c0 * kernel * ohw, ohw);
+    });
+    group_forward(ctx, threads > 1, w, b, item % g.group, mg, kdim, ohw, col.data(), ohw, y,
+                  y_offset(item));
+  }
 }
 
 // One input channel per group, up to 2 spatial dims: the depthwise path, not a product.
@@ -271,7 +350,7 @@ template <class F>
 void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Operands<F>& w,
                   const F* b, F* y) {
   if (is_depthwise(g.in_channels / g.group, g.group, g.window.rank()))
-    conv_depthwise(ctx, g, x, w.w, b, w.epilogue, y);
+    conv_depthwise(ctx, g, x, w, b, y);
   else if (g.window.is_pointwise())
     conv_pointwise(ctx, g, x, w, b, y);
   else
@@ -290,7 +369,8 @@ struct ConvState {
   nn::ShapePlan<ConvGeometry> geometry;
   // A constant float W packed for the products, one matrix per group (empty: not packed).
   std::vector<kernels::PackedA<float>> packed_w;
-  kernels::Epilogue epilogue;  // from a fusion (core/exec/passes/fuse_epilogue.h)
+  kernels::Epilogue epilogue;   // from a fusion (core/exec/passes/fuse_epilogue.h)
+  int64_t residual_input = -1;  // from a fusion (core/exec/passes/fuse_residual.h)
 };
 
 ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape& x,
@@ -381,6 +461,7 @@ ConvState prepare_conv(PrepareContext& ctx) {
                      [&](const Shape& x, const Shape& w) { return conv_geometry(ctx, s, x, w); });
   pack_weights(ctx, s);
   s.epilogue = epilogue_of(ctx.attrs());
+  s.residual_input = residual_input_of(ctx.attrs());
   return s;
 }
 
@@ -388,6 +469,18 @@ Shape conv_output_shape(const ConvGeometry& g) {
   Shape y{g.batch, g.out_channels};
   y.insert(y.end(), g.window.out.begin(), g.window.out.end());
   return y;
+}
+
+// The summand a residual fusion gave the node: float32, of Y's shape (the pass made sure).
+const float* residual_summand(const KernelContext& ctx, const ConvState& s, const Tensor& y) {
+  if (s.residual_input < 0) return nullptr;
+  const auto index = static_cast<std::size_t>(s.residual_input);
+  const Tensor& r = ctx.input(index);
+  if (r.dtype() != DataType::float32 || y.dtype() != DataType::float32 || r.shape() != y.shape())
+    ctx.fail("the fused residual summand \"" + ctx.node().input(static_cast<int>(index)) +
+             "\" has shape " + shape_to_string(r.shape()) + ", expected float32 " +
+             shape_to_string(y.shape()));
+  return r.data<float>();
 }
 
 void conv_kernel(KernelContext& ctx, const ConvState& s) {
@@ -405,6 +498,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   // Every path writes every element of Y (a product with beta 0, or the bias, first).
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
+  const float* residual = residual_summand(ctx, s, y);
   if (x.dtype() == DataType::float64) {
     conv_forward<double>(ctx, g, x.data<double>(), {w.data<double>(), nullptr, s.epilogue},
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());
@@ -416,7 +510,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
   const Operands<float> operands{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w,
-                                 s.epilogue};
+                                 s.epilogue, residual};
   if (y.dtype() == DataType::float32) {
     conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;
@@ -519,7 +613,9 @@ void define_Conv(OpDef& op) {
       .infer(infer_conv)
       .kernel(prepared_kernel(prepare_conv, conv_kernel))
       .absorb_channel_affine(conv_absorb_channel_affine)
-      .takes_epilogue(conv_takes_epilogue);
+      .takes_epilogue(conv_takes_epilogue)
+      .takes_residual(conv_takes_epilogue)
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 1); });
 }
 
 }  // namespace onnxtool::ops

@@ -3,6 +3,7 @@
 // int32; the padding reads 0 after the shift (the zero point before it). x_zero_point is per
 // tensor, w_zero_point per tensor or per output channel ([M]).
 #include "ops/onnx/integer_common.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -50,7 +51,8 @@ void define_ConvInteger(OpDef& op) {
   // clang-format on
   op.all()
       .infer(infer_conv_integer)
-      .kernel(prepared_kernel(integer::prepare_conv_weights<1, 3>, conv_integer_kernel));
+      .kernel(prepared_kernel(integer::prepare_conv_weights<1, 3>, conv_integer_kernel))
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 1); });
 }
 
 }  // namespace onnxtool::ops

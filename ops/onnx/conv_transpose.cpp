@@ -414,7 +414,8 @@ void define_ConvTranspose(OpDef& op) {
   // clang-format on
   op.all()
       .infer(infer_conv_transpose)
-      .kernel(prepared_kernel(prepare_conv_transpose, conv_transpose_kernel));
+      .kernel(prepared_kernel(prepare_conv_transpose, conv_transpose_kernel))
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 1, true); });
 }
 
 }  // namespace onnxtool::ops

@@ -282,7 +282,12 @@ void define_Gemm(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_gemm).kernel(prepared_kernel(prepare_gemm, gemm_kernel));
+  op.all()
+      .infer(infer_gemm)
+      .kernel(prepared_kernel(prepare_gemm, gemm_kernel))
+      .macs([](const WorkShapes& s, const AttrView& attrs) {
+        return nn::product_macs(s, 0, attrs.get_int("transA", 0) != 0);
+      });
   // Version 7 broadcasts C the numpy way, without the broadcast attribute.
   op.at(7).upgrade(gemm_drop_broadcast).downgrade(gemm_legacy_broadcast);
   // C is optional from 11; before, a zero C says the same.

@@ -192,7 +192,10 @@ void define_MatMul(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_matmul).kernel(prepared_kernel(prepare_matmul, matmul_kernel));
+  op.all()
+      .infer(infer_matmul)
+      .kernel(prepared_kernel(prepare_matmul, matmul_kernel))
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::product_macs(s, 0); });
 }
 
 }  // namespace onnxtool::ops

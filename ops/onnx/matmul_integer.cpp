@@ -3,6 +3,7 @@
 // numpy.matmul's promotion and batch broadcasting. a_zero_point is per tensor or per row of A
 // ([M] or [..., M, 1]); b_zero_point per tensor or per column of B ([N] or [..., 1, N]).
 #include "ops/onnx/integer_common.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -39,7 +40,10 @@ void define_MatMulInteger(OpDef& op) {
       .constraint("T3", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_matmul_integer).kernel(matmul_integer_kernel);
+  op.all()
+      .infer(infer_matmul_integer)
+      .kernel(matmul_integer_kernel)
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::product_macs(s, 0); });
 }
 
 }  // namespace onnxtool::ops

@@ -94,6 +94,31 @@ template void matmul<double>(const KernelContext&, bool, bool, int64_t, int64_t,
 
 // ---- shapes ----------------------------------------------------------------------------------
 
+namespace {
+
+double numel_of(const Shape& s) {
+  double n = 1;
+  for (int64_t d : s) n *= static_cast<double>(d);
+  return n;
+}
+
+}  // namespace
+
+double filter_macs(const WorkShapes& s, std::size_t each, std::size_t w_input, bool each_is_input) {
+  const Shape* e = each_is_input ? s.input(each) : s.output(each);
+  const Shape* w = s.input(w_input);
+  if (!e || !w || w->empty() || (*w)[0] <= 0) return 0;
+  return numel_of(*e) * numel_of(*w) / static_cast<double>((*w)[0]);
+}
+
+double product_macs(const WorkShapes& s, std::size_t a_input, bool k_first) {
+  const Shape* a = s.input(a_input);
+  const Shape* y = s.output(0);
+  if (!a || !y || a->empty()) return 0;
+  const int64_t k = k_first && a->size() == 2 ? (*a)[0] : a->back();
+  return numel_of(*y) * static_cast<double>(k);
+}
+
 int64_t product(std::span<const int64_t> dims, std::size_t begin, std::size_t end) {
   int64_t p = 1;
   for (std::size_t i = begin; i < end && i < dims.size(); ++i) p *= dims[i];

@@ -177,6 +177,17 @@ std::optional<Tensor> prepared_float32(const PrepareContext& ctx, std::size_t i)
 // The float32 form of t: the prepared one when there is one, else converted now.
 Tensor float32_of(const std::optional<Tensor>& prepared, const Tensor& t);
 
+// ---- work counts (OpVersion::macs, for --profile)
+// ------------------------------------------------
+
+// A convolution: every element of `each` (Y for Conv, X for ConvTranspose) takes one weight
+// filter's worth of multiply-accumulates, W's size over its first dim. 0 when a shape is absent.
+double filter_macs(const WorkShapes& s, std::size_t each_output, std::size_t w_input,
+                   bool each_is_input = false);
+// A matrix product: every element of Y takes k multiply-accumulates, k being A's last dim
+// (its first when `k_first`, Gemm's transA).
+double product_macs(const WorkShapes& s, std::size_t a_input, bool k_first = false);
+
 // ---- shapes ----------------------------------------------------------------------------------
 
 // Product of dims [begin, end).

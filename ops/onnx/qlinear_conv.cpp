@@ -5,6 +5,7 @@
 // w's scale and zero point are per tensor or per output channel ([M]); the others per tensor.
 #include "ops/onnx/integer_common.h"
 #include "ops/onnx/misc_common.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -102,7 +103,8 @@ void define_QLinearConv(OpDef& op) {
   // clang-format on
   op.all()
       .infer(infer_qlinear_conv)
-      .kernel(prepared_kernel(integer::prepare_conv_weights<3, 5>, qlinear_conv_kernel));
+      .kernel(prepared_kernel(integer::prepare_conv_weights<3, 5>, qlinear_conv_kernel))
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 3); });
 }
 
 }  // namespace onnxtool::ops

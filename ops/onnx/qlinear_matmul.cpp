@@ -7,6 +7,7 @@
 // y_scale and y_zero_point per tensor.
 #include "ops/onnx/integer_common.h"
 #include "ops/onnx/misc_common.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -87,7 +88,10 @@ void define_QLinearMatMul(OpDef& op) {
                          "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_qlinear_matmul).kernel(qlinear_matmul_kernel);
+  op.all()
+      .infer(infer_qlinear_matmul)
+      .kernel(qlinear_matmul_kernel)
+      .macs([](const WorkShapes& s, const AttrView&) { return nn::product_macs(s, 0); });
 }
 
 }  // namespace onnxtool::ops

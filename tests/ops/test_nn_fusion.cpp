@@ -339,3 +339,135 @@ g (float[1,3,6,6] x, float[1,2,6,6] z) => (float[1,5,6,6] y) {
   CHECK(fused.stats().nodes == 2);
   check_close(fused.run(feeds)[0].tensor(), plain.run(feeds)[0].tensor(), 1e-5, 1e-5);
 }
+
+namespace {
+
+struct FedRuns {
+  std::vector<Value> fused, unfused, fused_one_thread;
+  int64_t fused_nodes = 0, unfused_nodes = 0;
+};
+
+// The model with fusions on (two threads and one) and off, on the same feeds.
+FedRuns run_fed(const Model& m, const std::vector<std::pair<std::string, Value>>& feeds) {
+  SessionOptions on;
+  on.threads = 2;
+  SessionOptions off = on, one = on;
+  off.fuse = false;
+  one.threads = 1;
+  Session a(m, on), b(m, off), c(m, one);
+  FedRuns r;
+  r.fused = a.run(feeds);
+  r.unfused = b.run(feeds);
+  r.fused_one_thread = c.run(feeds);
+  r.fused_nodes = a.stats().nodes;
+  r.unfused_nodes = b.stats().nodes;
+  return r;
+}
+
+// c = Conv(x, w, b), then `tail` (which reads c and r and writes y), opset 13.
+std::string conv_with_residual(int64_t cin, int64_t cout, int64_t hw, const std::string& conv,
+                               const std::string& tail) {
+  const std::string in =
+      "[1," + std::to_string(cin) + "," + std::to_string(hw) + "," + std::to_string(hw) + "]";
+  const std::string out =
+      "[1," + std::to_string(cout) + "," + std::to_string(hw) + "," + std::to_string(hw) + "]";
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float)" +
+         in + " x, float" + out + " r) => (float" + out + " y) {\n  c = Conv " + conv +
+         " (x, w, b)\n" + tail + "\n}";
+}
+
+}  // namespace
+
+TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same bits") {
+  struct Case {
+    int64_t cin, cout, hw, kernel;
+    const char* conv;
+    const char* tail;
+  };
+  // Pointwise and im2col Convs whose products split into column tiles (24x24 positions) or
+  // into row blocks (7x7), the summand on either side, a Sum, and an activation after.
+  const Case cases[] = {
+      {16, 64, 24, 1, "", "  s = Add (c, r)\n  y = Relu (s)"},
+      {16, 64, 24, 1, "", "  y = Add (r, c)"},
+      {16, 64, 7, 1, "", "  s = Sum (c, r)\n  y = Relu (s)"},
+      {8, 24, 24, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
+      {32, 40, 7, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (r, c)\n  y = LeakyRelu (s)"},
+      {8, 8, 9, 3, "<group = 8, pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.conv, " ", c.tail, " hw=", c.hw);
+    const int64_t w_in = std::string(c.conv).find("group") != std::string::npos ? 1 : c.cin;
+    Constants k = {{"w", random_tensor(DataType::float32, {c.cout, w_in, c.kernel, c.kernel}, 21)},
+                   {"b", random_tensor(DataType::float32, {c.cout}, 22)}};
+    const Model m = model_of(conv_with_residual(c.cin, c.cout, c.hw, c.conv, c.tail), k);
+    const auto x = random_tensor(DataType::float32, {1, c.cin, c.hw, c.hw}, 23);
+    const auto r = random_tensor(DataType::float32, {1, c.cout, c.hw, c.hw}, 24);
+    const FedRuns runs = run_fed(m, {{"x", Value(x)}, {"r", Value(r)}});
+    const bool has_activation = std::string(c.tail).find("s = ") != std::string::npos;
+    CHECK(runs.unfused_nodes == (has_activation ? 3 : 2));
+    CHECK(runs.fused_nodes == 1);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+    CHECK(values(runs.fused_one_thread[0].tensor()) == values(runs.fused[0].tensor()));
+  }
+}
+
+TEST_CASE("no residual fusion where the Add broadcasts, sums three, or c is read twice") {
+  Constants k = {{"w", random_tensor(DataType::float32, {8, 8, 1, 1}, 31)},
+                 {"b", random_tensor(DataType::float32, {8}, 32)}};
+  const auto x = random_tensor(DataType::float32, {1, 8, 5, 5}, 33);
+  SUBCASE("a summand that broadcasts along the positions") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,5,5] x, float[1,8,1,1] r) => (float[1,8,5,5] y) {
+  c = Conv (x, w, b)
+  y = Add (c, r)
+})";
+    const FedRuns runs = run_fed(
+        model_of(text, k),
+        {{"x", Value(x)}, {"r", Value(random_tensor(DataType::float32, {1, 8, 1, 1}, 34))}});
+    CHECK(runs.fused_nodes == 2);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+  }
+  const auto r = random_tensor(DataType::float32, {1, 8, 5, 5}, 35);
+  SUBCASE("three summands") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,5,5] x, float[1,8,5,5] r) => (float[1,8,5,5] y) {
+  c = Conv (x, w, b)
+  y = Sum (c, r, r)
+})";
+    const FedRuns runs = run_fed(model_of(text, k), {{"x", Value(x)}, {"r", Value(r)}});
+    CHECK(runs.fused_nodes == 2);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+  }
+  SUBCASE("the Conv's output read twice") {
+    const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,5,5] x, float[1,8,5,5] r) => (float[1,8,5,5] y, float[1,8,5,5] c) {
+  c = Conv (x, w, b)
+  y = Add (c, r)
+})";
+    const FedRuns runs = run_fed(model_of(text, k), {{"x", Value(x)}, {"r", Value(r)}});
+    CHECK(runs.fused_nodes == 2);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+  }
+}
+
+TEST_CASE("a summand made after the Conv: the fused Conv runs where the Add was") {
+  // The first Conv's summand is the second Conv's output (a ResNet block's shortcut made after
+  // its main branch). The first Conv takes the Add and the Relu, and now runs second.
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,6,6] x) => (float[1,16,6,6] y) {
+  c = Conv (x, w, b)
+  d = Conv (x, w2, b2)
+  s = Add (c, d)
+  y = Relu (s)
+})";
+  Constants k = {{"w", random_tensor(DataType::float32, {16, 8, 1, 1}, 41)},
+                 {"b", random_tensor(DataType::float32, {16}, 42)},
+                 {"w2", random_tensor(DataType::float32, {16, 8, 1, 1}, 43)},
+                 {"b2", random_tensor(DataType::float32, {16}, 44)}};
+  const auto x = random_tensor(DataType::float32, {1, 8, 6, 6}, 45);
+  const FedRuns runs = run_fed(model_of(text, k), {{"x", Value(x)}});
+  CHECK(runs.unfused_nodes == 4);
+  CHECK(runs.fused_nodes == 2);
+  CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+}

@@ -4,11 +4,13 @@
 // registry whatever other kernels exist.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "core/kernels/gemm.h"
 #include "core/types/npy.h"
 #include "core/types/npz.h"
 #include "core/types/tensor_proto.h"
@@ -142,6 +144,42 @@ TEST_CASE("run: --json, --bench and --profile") {
   r = cli({"run", f.model, f.m, f.x, "--bench", "2", "--profile"});
   CHECK(r.out.find("bench: 2 runs after 3 warm-up") != std::string::npos);
   CHECK(r.out.find("graph.node[0] \"loop\" (Loop)") != std::string::npos);
+}
+
+TEST_CASE("run --profile: the products' arithmetic per run, as GFLOP/s and a share of the peak") {
+  // y = MatMul(Conv(x, w), m): a 3x3 padded Conv of 2 to 3 channels over 4x4 positions (48
+  // outputs of 18 multiply-accumulates), then [1,3,4,4] x [4,5] (60 outputs of 4).
+  TempDir tmp;
+  ModelBuilder b;
+  b.input("x", 1, {"1", "2", "4", "4"});
+  b.initializer("w", {3, 2, 3, 3}, std::vector<float>(54, 0.5f));
+  b.initializer("m", {4, 5}, std::vector<float>(20, 0.25f));
+  auto& conv = b.node("Conv", {"x", "w"}, {"c"}, "conv");
+  set_attr(conv, "pads", std::vector<int64_t>{1, 1, 1, 1});
+  b.node("Relu", {"c"}, {"r"}, "relu");
+  b.node("MatMul", {"r", "m"}, {"y"}, "matmul");
+  b.output("y", 1, {"1", "3", "4", "5"});
+  const std::string model = (tmp / "conv.onnx").string();
+  write_file(model, b.proto().SerializeAsString());
+  auto r = cli({"run", model, "--random-inputs", "--bench", "3", "--profile", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> by_op;
+  for (const auto& row : j["profile"]["nodes"]) by_op[row["op_type"]] = row;
+  REQUIRE(by_op.count("Conv") == 1);  // the Relu folded into it
+  CHECK(by_op["Conv"]["macs"] == 864);
+  CHECK(by_op["MatMul"]["macs"] == 240);
+  CHECK(by_op["Conv"]["gflops"].get<double>() > 0);
+  CHECK(by_op["Relu"].is_null());
+  // The peak is measured with the SIMD kernels; the scalar level has none.
+  const bool simd = kernels::simd_level() != kernels::SimdLevel::scalar;
+  CHECK(j["profile"].contains("peak_gflops") == simd);
+  CHECK(by_op["Conv"].contains("peak_share") == simd);
+
+  r = cli({"run", model, "--random-inputs", "--bench", "2", "--profile"});
+  CHECK(r.out.find(" GFLOP/s ") != std::string::npos);
+  CHECK((r.out.find("% of peak") != std::string::npos) == simd);
 }
 
 TEST_CASE("test: one line per test, a count, exit 1 when any fails") {

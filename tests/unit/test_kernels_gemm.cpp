@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -243,5 +244,98 @@ TEST_CASE("a packed product refuses rows outside the packed matrix") {
   CHECK_THROWS(kernels::gemm_packed(p));
   p.row0 = 0;
   p.m = 9;  // past the last row
+  CHECK_THROWS(kernels::gemm_packed(p));
+}
+
+namespace {
+
+// A packed product with a fused epilogue (bias per row, a residual, an activation) in row
+// blocks, against the product followed by the same steps one element at a time (the bits of
+// the unfused nodes).
+void check_fused_epilogue(Shape3 s, const kernels::Epilogue& act, bool bias, bool residual,
+                          SimdLevel level) {
+  const int64_t ldc = s.n + 3, ldr = s.n + 1;
+  const auto a = random_values<float>(static_cast<std::size_t>(s.m * s.k), 7);
+  const auto b = random_values<float>(static_cast<std::size_t>(s.n * s.k), 8);
+  const auto row_bias = random_values<float>(static_cast<std::size_t>(s.m), 9);
+  auto res = random_values<float>(static_cast<std::size_t>(s.m * ldr), 10);
+  // The activation's edge cases: a NaN stays NaN, a large negative meets the lower bound.
+  res[0] = std::numeric_limits<float>::quiet_NaN();
+  if (res.size() > 2) res[2] = -1e30f;
+  const kernels::PackedA<float> packed(false, s.m, s.k, a.data(), s.k, level);
+  REQUIRE(packed.usable());
+  auto product = [&](int64_t row0, int64_t m, float* c, bool fused) {
+    kernels::PackedGemmArgs<float> p;
+    p.a = &packed;
+    p.row0 = row0;
+    p.m = m;
+    p.n = s.n;
+    p.b = b.data();
+    p.ldb = s.n;
+    p.c = c;
+    p.ldc = ldc;
+    if (fused) {
+      p.row_bias = bias ? row_bias.data() + row0 : nullptr;
+      p.residual = residual ? res.data() + row0 * ldr : nullptr;
+      p.ldr = ldr;
+      p.activation = act;
+    }
+    kernels::gemm_packed(p);
+  };
+  std::vector<float> want(static_cast<std::size_t>(s.m * ldc), -7.0f);
+  product(0, s.m, want.data(), false);
+  for (int64_t i = 0; i < s.m; ++i) {
+    float* row = want.data() + i * ldc;
+    for (int64_t j = 0; j < s.n; ++j) {
+      if (bias) row[j] += row_bias[static_cast<std::size_t>(i)];
+      if (residual) row[j] += res[static_cast<std::size_t>(i * ldr + j)];
+    }
+    act.apply(row, s.n);
+  }
+  for (int64_t block : {s.m, packed.row_align(), 2 * packed.row_align()}) {
+    std::vector<float> got(static_cast<std::size_t>(s.m * ldc), -7.0f);
+    for (int64_t r = 0; r < s.m; r += block)
+      product(r, std::min(block, s.m - r), got.data() + r * ldc, true);
+    INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k, " block=", block,
+         " act=", static_cast<int>(act.kind), " bias=", bias, " residual=", residual);
+    CHECK(same_bits(got, want));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a packed product's fused epilogue gives the bits of the steps done after it") {
+  kernels::Epilogue relu, clip, leaky, none;
+  relu.kind = clip.kind = kernels::Epilogue::Kind::clamp;
+  relu.hi = std::numeric_limits<float>::infinity();
+  clip.lo = -0.25f;
+  clip.hi = 0.5f;
+  leaky.kind = kernels::Epilogue::Kind::leaky;
+  leaky.alpha = 0.125f;
+  // Edge tiles in both directions, k in one block and in several.
+  const Shape3 shapes[] = {{8, 32, 16}, {13, 33, 9}, {21, 70, 300}, {3, 5, 2}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : shapes)
+      for (const kernels::Epilogue& act : {none, relu, clip, leaky})
+        for (bool bias : {false, true})
+          for (bool residual : {false, true}) check_fused_epilogue(s, act, bias, residual, level);
+  }
+}
+
+TEST_CASE("a fused epilogue with beta != 0 is refused") {
+  if (kernels::simd_level() == SimdLevel::scalar) return;
+  std::vector<float> a(64, 1.0f), b(8, 1.0f), c(8, 0.0f), bias(8, 1.0f);
+  const kernels::PackedA<float> packed(false, 8, 8, a.data(), 8);
+  kernels::PackedGemmArgs<float> p;
+  p.a = &packed;
+  p.m = 8;
+  p.n = 1;
+  p.b = b.data();
+  p.ldb = 1;
+  p.c = c.data();
+  p.ldc = 1;
+  p.beta = 1.0f;
+  p.row_bias = bias.data();
   CHECK_THROWS(kernels::gemm_packed(p));
 }

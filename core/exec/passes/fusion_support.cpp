@@ -43,6 +43,17 @@ FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const 
   return f;
 }
 
+std::optional<FusionSupport::TensorFacts> FusionSupport::inferred_tensor(
+    const ir::Graph& g, const std::string& value) const {
+  const GraphResult* inferred =
+      ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
+  const ValueRecord* record = inferred ? inferred->find(value) : nullptr;
+  if (!record || record->type.kind != Type::Kind::tensor || !record->type.shape ||
+      record->type.elem == 0)
+    return std::nullopt;
+  return TensorFacts{record->type.elem, *record->type.shape};
+}
+
 ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& value,
                                            const ir::Node& reader) const {
   int output = 0;

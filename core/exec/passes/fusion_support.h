@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/exec/passes/constant_values.h"
+#include "core/infer/dim.h"
 #include "core/registry/binding.h"
 #include "core/registry/fusion.h"
 
@@ -45,6 +46,13 @@ class FusionSupport {
   // The node's inputs as a hook sees them (constants decoded; they live as long as this).
   FusionNode describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
                       const AttrView& attrs);
+  // What shape inference found for a value of g: a tensor's element type (a
+  // TensorProto::DataType) and dims, when it found both; nullopt otherwise.
+  struct TensorFacts {
+    int32_t elem = 0;
+    Dims dims;
+  };
+  std::optional<TensorFacts> inferred_tensor(const ir::Graph& g, const std::string& value) const;
   // The node producing `value` at output 0, its only output, when `reader` is the only reader
   // of value (no other node, no subgraph, no graph output); nullptr otherwise.
   ir::Node* sole_producer_for(ir::Graph& g, const std::string& value, const ir::Node& reader) const;
