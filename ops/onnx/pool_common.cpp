@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "core/kernels/pool.h"
 
 namespace onnxtool::ops::nn {
 
@@ -125,7 +128,11 @@ void max_plane_values(const PlaneJob& job, int64_t plane, const T* x, T* y, int6
   for (int64_t od = 0; od < d.out; ++od)
     for (int64_t oh = 0; oh < h.out; ++oh)
       for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
-        if (ow >= skip_first && ow < skip_last) continue;
+        if (ow == skip_first && skip_last > skip_first) {  // the row loops did these
+          at += skip_last - 1 - ow;
+          ow = skip_last - 1;
+          continue;
+        }
         A best = -std::numeric_limits<A>::infinity();
         bool seeded = false;
         for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
@@ -165,17 +172,24 @@ std::pair<int64_t, int64_t> whole_columns(const AxisWindows& w) {
   return {first, last};
 }
 
-// fold(acc, v, first) over window rows [h.lo, h.hi) of output row oh into acc[first, last).
-template <class T, class A, class Fold>
+// fold(acc, v, first) over window rows [h.lo, h.hi) of output row oh into acc[first, last);
+// float rows go through `fold_floats(out, row, window, seed)` (core/kernels/pool.h), which takes
+// a window row's values in the same order and gives the same bits.
+template <class T, class A, class Fold, class FloatFold>
 void fold_rows(const AxisWindows& h, const AxisWindows& w, int64_t oh, const T* src, int64_t first,
-               int64_t last, A* acc, const Fold& fold) {
+               int64_t last, A* acc, const Fold& fold, const FloatFold& fold_floats) {
   bool seed = true;
+  const int64_t n = last - first, step = w.stride;
   for (int64_t kh = h.lo[oh]; kh < h.hi[oh]; ++kh) {
-    const T* row = src + (h.start[oh] + kh * h.dilation) * w.in;
+    const T* row = src + (h.start[oh] + kh * h.dilation) * w.in + w.start[first];
+    A* out = acc + first;
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<A, float>) {
+      fold_floats(out, row, kernels::RowWindow{n, step, w.kernel, w.dilation}, seed);
+      seed = false;
+      continue;
+    }
     for (int64_t kw = 0; kw < w.kernel; ++kw, seed = false) {
-      const T* base = row + w.start[first] + kw * w.dilation;
-      A* out = acc + first;
-      const int64_t n = last - first, step = w.stride;
+      const T* base = row + kw * w.dilation;
       if (step == 1) {
         for (int64_t o = 0; o < n; ++o) out[o] = fold(out[o], load<T>(base[o]), seed);
       } else {
@@ -199,8 +213,12 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
     if (h.lo[oh] == h.hi[oh]) {
       std::fill(acc.begin() + first, acc.begin() + last, -std::numeric_limits<A>::infinity());
     } else {
-      fold_rows(h, w, oh, src, first, last, acc.data(),
-                [](A best, A v, bool seed) { return seed ? v : (v > best ? v : best); });
+      fold_rows(
+          h, w, oh, src, first, last, acc.data(),
+          [](A best, A v, bool seed) { return seed ? v : (v > best ? v : best); },
+          [](float* dst, const float* row, const kernels::RowWindow& window, bool seed) {
+            kernels::fold_max(dst, row, window, seed);
+          });
     }
     for (int64_t o = first; o < last; ++o) out[o] = store<T>(acc[static_cast<std::size_t>(o)]);
   }
@@ -220,7 +238,11 @@ bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   for (int64_t oh = 0; oh < h.out; ++oh) {
     T* out = y + (plane * h.out + oh) * w.out;
     std::fill(acc.begin() + first, acc.begin() + last, A(0));
-    fold_rows(h, w, oh, src, first, last, acc.data(), [](A sum, A v, bool) { return sum + v; });
+    fold_rows(
+        h, w, oh, src, first, last, acc.data(), [](A sum, A v, bool) { return sum + v; },
+        [](float* dst, const float* row, const kernels::RowWindow& window, bool) {
+          kernels::fold_sum(dst, row, window);
+        });
     for (int64_t o = first; o < last; ++o) {
       const int64_t count = job.options.count_include_pad
                                 ? d.padded[0] * h.padded[oh] * w.padded[o]
@@ -243,7 +265,11 @@ void sum_plane(const PlaneJob& job, int64_t plane, const T* x, T* y, int64_t ski
   for (int64_t od = 0; od < d.out; ++od)
     for (int64_t oh = 0; oh < h.out; ++oh)
       for (int64_t ow = 0; ow < w.out; ++ow, ++at) {
-        if (ow >= skip_first && ow < skip_last) continue;
+        if (ow == skip_first && skip_last > skip_first) {  // the row loops did these
+          at += skip_last - 1 - ow;
+          ow = skip_last - 1;
+          continue;
+        }
         A sum = 0;
         for (int64_t kd = d.lo[od]; kd < d.hi[od]; ++kd) {
           const int64_t id = d.start[od] + kd * d.dilation;

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/kernels/pool.h"
+
+#include "core/kernels/gemm.h"
+#include "core/kernels/pool_arch.h"
+
+namespace onnxtool::kernels {
+
+void fold_max(float* acc, const float* src, const RowWindow& w, bool seed) {
+  int64_t o = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (avx2_element_kernels())
+    o = detail::fold_max_avx2(acc, src, w.n, w.stride, w.kernel, w.dilation, seed);
+#endif
+  for (; o < w.n; ++o) {
+    const float* x = src + o * w.stride;
+    float best = acc[o];
+    for (int64_t kw = 0; kw < w.kernel; ++kw) {
+      const float v = x[kw * w.dilation];
+      best = seed && kw == 0 ? v : (v > best ? v : best);
+    }
+    acc[o] = best;
+  }
+}
+
+void fold_sum(float* acc, const float* src, const RowWindow& w) {
+  int64_t o = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (avx2_element_kernels())
+    o = detail::fold_sum_avx2(acc, src, w.n, w.stride, w.kernel, w.dilation);
+#endif
+  for (; o < w.n; ++o) {
+    const float* x = src + o * w.stride;
+    float sum = acc[o];
+    for (int64_t kw = 0; kw < w.kernel; ++kw) sum = sum + x[kw * w.dilation];
+    acc[o] = sum;
+  }
+}
+
+}  // namespace onnxtool::kernels

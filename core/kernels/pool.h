@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// Running maxima and sums along a row of output positions: the inner loop of the pooling
+// operators' 2-D planes (ops/onnx/pool_common.cpp). For o in [0, n), acc[o] takes in one input
+// row's window: src[o * stride + kw * dilation] for kw in [0, kernel), in that order. AVX2 for
+// strides 1 and 2 where the CPU has it, with the bits of the scalar definitions below.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels {
+
+struct RowWindow {
+  int64_t n = 0;  // output positions
+  int64_t stride = 1, kernel = 1, dilation = 1;
+};
+
+// For each v in order: acc[o] = seed && first v ? v : (v > acc[o] ? v : acc[o]). A NaN already
+// in acc stays, a NaN value is passed over (as MaxPool's reference loop does).
+void fold_max(float* acc, const float* src, const RowWindow& w, bool seed);
+// For each v in order: acc[o] = acc[o] + v.
+void fold_sum(float* acc, const float* src, const RowWindow& w);
+
+}  // namespace onnxtool::kernels

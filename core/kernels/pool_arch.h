@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// What pool.cpp hands to pool_avx2.cpp (compiled with -mavx2; includes only this plain header
+// and the intrinsics, as gemm_arch.h explains). The vector code covers a prefix of the row (the
+// maximum, which may fold a value twice, all of it when n >= 8) and returns how many positions
+// it did; pool.cpp finishes the rest with the scalar definitions.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels::detail {
+
+int64_t fold_max_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
+                      int64_t dilation, bool seed);
+int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
+                      int64_t dilation);
+
+}  // namespace onnxtool::kernels::detail

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// The pooling folds for AVX2 (see pool_arch.h for what may be included).
+#include <immintrin.h>
+
+#include "core/kernels/pool_arch.h"
+
+namespace onnxtool::kernels::detail {
+
+namespace {
+
+// src[o * stride] for o in [0, 8): stride 1 or 2. With stride 2 it reads src[0 .. 16), one
+// element past the last one it uses.
+__m256 load_strided(const float* src, int64_t stride) {
+  if (stride == 1) return _mm256_loadu_ps(src);
+  const __m256 a = _mm256_loadu_ps(src), b = _mm256_loadu_ps(src + 8);
+  // Even lanes of a and b per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6; then the middle
+  // quarters swap: a0 a2 a4 a6 b0 b2 b4 b6.
+  const __m256 even = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(even), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+// Positions whose vector reads stay inside what the row's windows read: with stride 2 a vector
+// reads one element past its last position's, which must be another position's.
+int64_t vector_span(int64_t n, int64_t stride) {
+  if (stride != 1 && stride != 2) return 0;
+  return stride == 1 ? n : n - 1;
+}
+
+// vmaxps gives its second operand when the first is not greater, NaNs included: v > best ? v :
+// best.
+__m256 window_max(const float* src, int64_t stride, int64_t kernel, int64_t dilation, __m256 best,
+                  bool seed) {
+  int64_t kw = 0;
+  if (seed) best = load_strided(src, stride), kw = 1;
+  for (; kw < kernel; ++kw) best = _mm256_max_ps(load_strided(src + kw * dilation, stride), best);
+  return best;
+}
+
+}  // namespace
+
+int64_t fold_max_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
+                      int64_t dilation, bool seed) {
+  const int64_t span = vector_span(n, stride);
+  if (span < 8) return 0;
+  for (int64_t o = 0;; o += 8) {
+    // The last vector ends at the span's end; it may fold positions the one before did: a
+    // maximum does not change when a value is folded in again.
+    if (o + 8 > span) o = span - 8;
+    _mm256_storeu_ps(acc + o, window_max(src + o * stride, stride, kernel, dilation,
+                                         _mm256_loadu_ps(acc + o), seed));
+    if (o + 8 == span) return span;
+  }
+}
+
+int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
+                      int64_t dilation) {
+  const int64_t span = vector_span(n, stride);
+  const int64_t done = span > 0 ? span / 8 * 8 : 0;
+  for (int64_t o = 0; o < done; o += 8) {
+    __m256 sum = _mm256_loadu_ps(acc + o);
+    for (int64_t kw = 0; kw < kernel; ++kw)
+      sum = _mm256_add_ps(sum, load_strided(src + o * stride + kw * dilation, stride));
+    _mm256_storeu_ps(acc + o, sum);
+  }
+  return done;
+}
+
+}  // namespace onnxtool::kernels::detail
