@@ -203,25 +203,38 @@ struct ProductGrid {
   int64_t tasks() const { return row_blocks * col_tiles; }
 };
 
-// The register tile is this many columns wide (or half of it).
-constexpr int64_t kTileColumns = 32;
 // Columns below which a tile makes the products inefficient.
 constexpr int64_t kMinTile = 64;
 
-ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t row_align) {
+// Tasks a thread should get, so that the pool's dynamic hand-out evens out uneven tasks.
+constexpr int64_t kTasksPerThread = 4;
+
+// Whole register tiles where the split allows it: tile widths are multiples of this.
+constexpr int64_t kColumnQuantum = 16;
+
+// `parts` near-equal pieces of `extent`, each a multiple of `quantum` (but the last): the piece.
+int64_t even_piece(int64_t extent, int64_t parts, int64_t quantum) {
+  const int64_t piece = (extent + parts - 1) / parts;
+  return std::min(extent, (piece + quantum - 1) / quantum * quantum);
+}
+
+// Column tiles read all of W each (W's bytes again per extra tile); row blocks pack all of B
+// each (B's bytes again per extra block). The split that repeats fewer bytes wins: columns for
+// early layers (few filters, many positions), rows for late ones (7x7 positions, big filters).
+ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t kdim,
+                         int64_t row_align) {
   ProductGrid grid{rows, cols, 1, 1};
   if (threads <= 1) return grid;
-  // Two tasks a thread, so that one slow task does not leave a thread idle for long.
-  const int64_t want = 2 * threads;
-  if (cols >= want * kMinTile * 2) {
-    const int64_t tile = (cols + want - 1) / want;
-    grid.col_tile = (tile + kTileColumns - 1) / kTileColumns * kTileColumns;
+  const int64_t want = kTasksPerThread * threads;
+  const bool by_columns = rows * kdim <= kdim * cols && cols >= 2 * kMinTile;
+  if (by_columns) {
+    const int64_t tiles = std::min(want, cols / kMinTile);
+    grid.col_tile = even_piece(cols, tiles, kColumnQuantum);
     grid.col_tiles = (cols + grid.col_tile - 1) / grid.col_tile;
     return grid;
   }
-  const int64_t blocks = std::min(want, std::max<int64_t>(1, rows / (2 * row_align)));
-  const int64_t block = (rows + blocks - 1) / blocks;
-  grid.row_block = (block + row_align - 1) / row_align * row_align;
+  const int64_t blocks = std::min(want, std::max<int64_t>(1, rows / row_align));
+  grid.row_block = even_piece(rows, blocks, row_align);
   grid.row_blocks = (rows + grid.row_block - 1) / grid.row_block;
   return grid;
 }
@@ -236,7 +249,7 @@ void group_forward(const KernelContext& ctx, bool parallel, const Operands<F>& w
   int64_t align = 8;
   if constexpr (std::is_same_v<F, float>)
     if (w.packed) align = (*w.packed)[static_cast<std::size_t>(grp)].row_align();
-  const ProductGrid grid = product_grid(parallel ? ctx.threads() : 1, mg, len, align);
+  const ProductGrid grid = product_grid(parallel ? ctx.threads() : 1, mg, len, kdim, align);
   F* yg = y + y_offset;
   const F* bias = b ? b + grp * mg : nullptr;
   const F* residual = w.residual ? w.residual + y_offset : nullptr;
@@ -287,30 +300,25 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t kdim = cg * win.kernel_size(), ohw = win.out_size(), ihw = win.in_size();
   const int64_t threads = ctx.threads();
-  int64_t tile = std::min(
-      ohw, std::max<int64_t>(kMinTile, kColTileBytes / sizeof(F) / std::max<int64_t>(kdim, 1)));
-  int64_t tiles = (ohw + tile - 1) / tile;
   const int64_t items = g.batch * g.group;
-  // Round the task count up to a multiple of the threads so none waits at the end.
-  if (items * tiles >= threads && items * tiles % threads != 0) {
-    const int64_t want = (items * tiles + threads - 1) / threads * threads;
-    tiles = (want + items - 1) / items;
-    tile = (ohw + tiles - 1) / tiles;
-    tiles = (ohw + tile - 1) / tile;
-  }
-  // Whole register tiles of columns (32 wide on AVX-512, 16 on AVX2), so that only the last
-  // tile of positions has a partial one.
-  if (tile < ohw) {
-    tile = std::min(ohw, (tile + kTileColumns - 1) / kTileColumns * kTileColumns);
-    tiles = (ohw + tile - 1) / tile;
-  }
+  // Tiles of positions whose columns fit about one core's L2, and enough of them to share out.
+  const int64_t l2_tiles =
+      (ohw + kColTileBytes / sizeof(F) / std::max<int64_t>(kdim, 1) - 1) /
+      std::max<int64_t>(1, kColTileBytes / sizeof(F) / std::max<int64_t>(kdim, 1));
+  const int64_t want = threads > 1 ? (kTasksPerThread * threads + items - 1) / items : 1;
+  const int64_t tile = even_piece(ohw, std::max(l2_tiles, want), kColumnQuantum);
+  const int64_t tiles = (ohw + tile - 1) / tile;
+  // Per-task columns suit filters smaller than the columns they meet (each task reads all of
+  // W); otherwise, and for tiles too narrow for the products, the columns are built once and
+  // the product split by product_grid.
+  const bool tiled = mg * kdim <= kdim * ohw && tile >= kMinTile / 2 && items * tiles >= threads;
   auto group_input = [&](int64_t item) {
     return x + ((item / g.group) * g.in_channels + (item % g.group) * cg) * ihw;
   };
   auto y_offset = [&](int64_t item) {
     return ((item / g.group) * g.out_channels + (item % g.group) * mg) * ohw;
   };
-  if (items * tiles >= threads && tile >= kMinTile / 2) {
+  if (tiled) {
     // Each task its own tile of positions: its columns built and consumed while in cache.
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
       thread_local std::vector<F> col;
