@@ -253,8 +253,8 @@ template class PackedA<float>;
 template class PackedA<double>;
 
 #if defined(ONNXTOOL_X86_KERNELS)
-template <class F>
-void set_epilogue(const PackedGemmArgs<F>& g, detail::Call<F>& c) {
+template <class Args, class F>
+void set_epilogue(const Args& g, detail::Call<F>& c) {
   c.row_bias = g.row_bias;
   c.residual = g.residual;
   c.ldr = g.ldr;
@@ -296,6 +296,54 @@ void packed_product(const PackedGemmArgs<F>& g) {
 
 void gemm_packed(const PackedGemmArgs<float>& g) {
   packed_product(g);
+}
+
+PackedB::PackedB(bool trans_b, int64_t k, int64_t n, const float* b, int64_t ldb, SimdLevel level)
+    : k_(k), n_(n), level_(level) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (level == SimdLevel::scalar || k <= 0 || n <= 0) return;
+  col_align_ = level == SimdLevel::avx512 ? detail::kNrAvx512 : detail::kNrAvx2;
+  data_.resize(static_cast<std::size_t>(padded_cols() * k));
+  GemmArgs<float> g;
+  g.trans_b = trans_b;
+  g.n = n;
+  g.k = k;
+  g.b = b;
+  g.ldb = ldb;
+  const detail::Call<float> c = to_call(g);
+  if (level == SimdLevel::avx512)
+    detail::pack_all_b_avx512(c, data_.data());
+  else
+    detail::pack_all_b_avx2(c, data_.data());
+#else
+  (void)trans_b, (void)b, (void)ldb;
+#endif
+}
+
+void gemm_packed_b(const PackedBGemmArgs& g) {
+  if (g.m <= 0 || g.n <= 0) return;
+  const PackedB& b = *g.b;
+  if (!b.usable() || g.col0 < 0 || g.col0 % b.col_align() != 0 || g.col0 + g.n > b.n())
+    throw std::invalid_argument("gemm_packed_b: columns outside the packed matrix");
+#if defined(ONNXTOOL_X86_KERNELS)
+  GemmArgs<float> plain;
+  plain.trans_a = g.trans_a;
+  plain.m = g.m;
+  plain.n = g.n;
+  plain.k = b.k();
+  plain.alpha = g.alpha;
+  plain.a = g.a;
+  plain.lda = g.lda;
+  plain.beta = g.beta;
+  plain.c = g.c;
+  plain.ldc = g.ldc;
+  detail::Call<float> c = to_call(plain);
+  c.packed_b = b.data();
+  c.packed_cols = b.padded_cols();
+  c.packed_col0 = g.col0;
+  set_epilogue(g, c);
+  blocked_any_beta(c, b.level());
+#endif
 }
 void gemm_packed(const PackedGemmArgs<double>& g) {
   packed_product(g);

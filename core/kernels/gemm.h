@@ -111,7 +111,50 @@ struct PackedGemmArgs {
   Epilogue activation;
 };
 
+// op(B) packed once for many products against it (a MatMul's constant weights, each input a
+// new A): those products skip packing B and give the same bits as gemm() would. Float only.
+class PackedB {
+ public:
+  // Not usable() where there is no packed path: the scalar level, or k or n 0.
+  PackedB() = default;
+  PackedB(bool trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
+          SimdLevel level = simd_level());
+  bool usable() const { return !data_.empty(); }
+  int64_t k() const { return k_; }
+  int64_t n() const { return n_; }
+  // Column blocks of a product must start at a multiple of this (the register tile's columns).
+  int64_t col_align() const { return col_align_; }
+  SimdLevel level() const { return level_; }
+  const float* data() const { return data_.data(); }
+  int64_t padded_cols() const { return (n_ + col_align_ - 1) / col_align_ * col_align_; }
+
+ private:
+  int64_t k_ = 0, n_ = 0, col_align_ = 1;
+  SimdLevel level_ = SimdLevel::scalar;
+  std::vector<float> data_;
+};
+
+// Columns [col0, col0 + n) of C = alpha * op(A) B + beta * C with B packed (col0 a multiple of
+// b.col_align()); A is m x k as op(A); C holds those columns only (c points at column col0's
+// first element). The epilogue fields are those of PackedGemmArgs, residual indexed as C.
+struct PackedBGemmArgs {
+  bool trans_a = false;
+  int64_t m = 0, col0 = 0, n = 0;
+  float alpha = 1;
+  const float* a = nullptr;
+  int64_t lda = 0;
+  const PackedB* b = nullptr;
+  float beta = 0;
+  float* c = nullptr;
+  int64_t ldc = 0;
+  const float* row_bias = nullptr;
+  const float* residual = nullptr;
+  int64_t ldr = 0;
+  Epilogue activation;
+};
+
 void gemm_packed(const PackedGemmArgs<float>& g);
+void gemm_packed_b(const PackedBGemmArgs& g);
 void gemm_packed(const PackedGemmArgs<double>& g);
 
 // Float32 operations per second one thread reaches at the selected level, in GFLOP/s: fmas in

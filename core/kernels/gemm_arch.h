@@ -39,6 +39,12 @@ struct Call {
   const F* packed_a = nullptr;
   int64_t packed_rows = 0;
   int64_t packed_row0 = 0;
+  // op(B) packed beforehand (see pack_all_b), or null. The panel of columns [j, j + NR) of k
+  // block [p, p + kc) is at packed_b + p * packed_cols + j * kc; this product's column 0 is the
+  // packed matrix's column packed_col0 (a multiple of NR).
+  const F* packed_b = nullptr;
+  int64_t packed_cols = 0;
+  int64_t packed_col0 = 0;
   // What happens to each element of C after its last k block, in this order (beta is 0):
   // + row_bias[i] (null: nothing), + residual[i * ldr + j] (null: nothing), then the
   // activation: act 1 clamps to [act_lo, act_hi], 2 multiplies negatives by act_alpha (the
@@ -64,6 +70,14 @@ void pack_all_a_avx2(const Call<float>& g, float* out);
 void pack_all_a_avx2(const Call<double>& g, double* out);
 void pack_all_a_avx512(const Call<float>& g, float* out);
 void pack_all_a_avx512(const Call<double>& g, double* out);
+
+// All of op(B) (g.k x g.n) into `out` in the layout Call::packed_b describes, packed_cols being
+// g.n rounded up to the variant's NR (zero columns past g.n).
+void pack_all_b_avx2(const Call<float>& g, float* out);
+void pack_all_b_avx512(const Call<float>& g, float* out);
+// NR of the float variants: the columns of one packed panel of B.
+constexpr int64_t kNrAvx2 = 16;
+constexpr int64_t kNrAvx512 = 32;
 
 // One row of C, B not transposed: c[j] in the canonical order, streaming B's rows once.
 // x is op(A)'s row, contiguous (the driver gathers a strided one).

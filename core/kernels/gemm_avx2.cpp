@@ -70,6 +70,10 @@ void blocked_avx2(const Call<double>& g) {
 void pack_all_a_avx2(const Call<float>& g, float* out) {
   Blocked<VecF32, kMrAvx2, 2>::pack_all_a(g, out);
 }
+void pack_all_b_avx2(const Call<float>& g, float* out) {
+  static_assert(Blocked<VecF32, kMrAvx2, 2>::NR == kNrAvx2, "NR as gemm_arch.h says");
+  Blocked<VecF32, kMrAvx2, 2>::pack_all_b(g, out);
+}
 void pack_all_a_avx2(const Call<double>& g, double* out) {
   Blocked<VecF64, kMrAvx2, 2>::pack_all_a(g, out);
 }

@@ -73,6 +73,10 @@ void blocked_avx512(const Call<double>& g) {
 void pack_all_a_avx512(const Call<float>& g, float* out) {
   Blocked<VecF32, kMrAvx512, 2>::pack_all_a(g, out);
 }
+void pack_all_b_avx512(const Call<float>& g, float* out) {
+  static_assert(Blocked<VecF32, kMrAvx512, 2>::NR == kNrAvx512, "NR as gemm_arch.h says");
+  Blocked<VecF32, kMrAvx512, 2>::pack_all_b(g, out);
+}
 void pack_all_a_avx512(const Call<double>& g, double* out) {
   Blocked<VecF64, kMrAvx512, 2>::pack_all_a(g, out);
 }

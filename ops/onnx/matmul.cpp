@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // MatMul: the ai.onnx operator, numpy.matmul's semantics: 1-D operands are promoted to matrices
 // (and the added dim removed again), batch dims broadcast.
+#include <algorithm>
+
 #include "core/infer/helpers.h"
+#include "core/kernels/gemm.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
@@ -121,13 +124,70 @@ void matmul_int(const KernelContext& ctx, const MatmulPlan& p, const T* a, const
 struct MatmulState {
   nn::ShapePlan<MatmulPlan> plan;
   std::optional<Tensor> b32;
+  // A constant float B of one matrix (rank 2, or leading dims of 1), packed once for the
+  // products (not usable() otherwise).
+  kernels::PackedB packed_b;
 };
+
+void pack_constant_b(const PrepareContext& ctx, MatmulState& s) {
+  const Tensor* b = s.b32 ? &*s.b32 : ctx.constant_tensor(1);
+  if (!b || b->dtype() != DataType::float32 || b->rank() < 2 || !blas::packed_products()) return;
+  const Shape& bs = b->shape();
+  if (nn::product(bs, 0, bs.size() - 2) != 1) return;
+  const int64_t k = bs[bs.size() - 2], n = bs.back();
+  s.packed_b = kernels::PackedB(false, k, n, b->data<float>(), n);
+}
 
 MatmulState prepare_matmul(PrepareContext& ctx) {
   MatmulState s;
   s.b32 = nn::prepared_float32(ctx, 1);
   s.plan.prepare(ctx, [&](const Shape& a, const Shape& b) { return plan_matmul(ctx, a, b); });
+  pack_constant_b(ctx, s);
   return s;
+}
+
+// Y_i = A_i B for each batch item with B packed: column tiles of each product split across the
+// threads (or whole items, when there are enough of them).
+void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernels::PackedB& b,
+                     const float* a, float* y) {
+  const auto items = static_cast<int64_t>(p.a_offset.size());
+  auto block = [&](int64_t i, int64_t c0, int64_t c1) {
+    kernels::PackedBGemmArgs g;
+    g.m = p.m;
+    g.col0 = c0;
+    g.n = c1 - c0;
+    g.a = a + p.a_offset[static_cast<std::size_t>(i)];
+    g.lda = p.k;
+    g.b = &b;
+    g.c = y + i * p.m * p.n + c0;
+    g.ldc = p.n;
+    kernels::gemm_packed_b(g);
+  };
+  if (items >= 2 * ctx.threads()) {
+    ctx.parallel_for(items, nn::grain_for(p.m * p.n * p.k), [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) block(i, 0, p.n);
+    });
+    return;
+  }
+  // Four tiles a thread where the columns allow, each a whole number of packed panels.
+  const int64_t align = b.col_align();
+  const int64_t panels = (p.n + align - 1) / align;
+  const int64_t tiles = std::min<int64_t>(panels, 4 * ctx.threads());
+  const int64_t tile = (panels + tiles - 1) / tiles * align;
+  const int64_t count = (p.n + tile - 1) / tile;
+  for (int64_t i = 0; i < items; ++i)
+    ctx.parallel_for(count, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t t = lo; t < hi; ++t) block(i, t * tile, std::min(p.n, (t + 1) * tile));
+    });
+}
+
+// The packed B is the constant input B (as float32) every run of this plan sees.
+bool uses_packed_b(const MatmulState& s, const MatmulPlan& p) {
+  if (!s.packed_b.usable()) return false;
+  if (s.packed_b.k() != p.k || s.packed_b.n() != p.n) return false;
+  for (int64_t off : p.b_offset)
+    if (off != 0) return false;
+  return true;
 }
 
 void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
@@ -137,8 +197,12 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   const MatmulPlan p = s.plan.get(a.shape(), b.shape(), [&](const Shape& as, const Shape& bs) {
     return plan_matmul(ctx, as, bs);
   });
-  Tensor& y = ctx.output(0, a.dtype(), p.out);
+  // Every product writes all of Y (beta 0), but an empty k leaves the zeros.
+  Tensor& y =
+      p.k == 0 ? ctx.output(0, a.dtype(), p.out) : ctx.output_uninitialized(0, a.dtype(), p.out);
   if (y.numel() == 0 || p.k == 0) return;
+  if (a.dtype() == DataType::float32 && uses_packed_b(s, p))
+    return matmul_packed_b(ctx, p, s.packed_b, a.data<float>(), y.mutable_data<float>());
   switch (a.dtype()) {
     case DataType::float32:
       return matmul_float<float>(ctx, p, a.data<float>(), b.data<float>(), y.mutable_data<float>());
@@ -162,9 +226,14 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   }
   // float16 and bfloat16 through float32.
   nn::visit_float(ctx, a.dtype(), [](auto) {});
-  const Tensor a32 = nn::to_float32(a), b32 = nn::float32_of(s.b32, b);
-  Tensor y32(DataType::float32, y.shape());
-  matmul_float<float>(ctx, p, a32.data<float>(), b32.data<float>(), y32.mutable_data<float>());
+  const Tensor a32 = nn::to_float32(a);
+  Tensor y32 = Tensor::uninitialized(DataType::float32, y.shape());
+  if (uses_packed_b(s, p)) {
+    matmul_packed_b(ctx, p, s.packed_b, a32.data<float>(), y32.mutable_data<float>());
+  } else {
+    const Tensor b32 = nn::float32_of(s.b32, b);
+    matmul_float<float>(ctx, p, a32.data<float>(), b32.data<float>(), y32.mutable_data<float>());
+  }
   nn::store_float32(y32.data<float>(), y);
 }
 

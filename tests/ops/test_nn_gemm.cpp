@@ -76,6 +76,33 @@ TEST_CASE("MatMul: shapes, broadcasting and 1-D operands") {
   check_matmul({0, 4}, {4, 2});
 }
 
+TEST_CASE("MatMul with a constant B (packed once): the bits of B fed at run time") {
+  struct Case {
+    Shape a, b;
+    int threads;
+  };
+  const Case cases[] = {{{128, 96}, {96, 160}, 2},     {{1, 7, 33}, {33, 70}, 2},
+                        {{3, 5, 40}, {1, 40, 300}, 2}, {{8, 2, 16}, {16, 9}, 2},
+                        {{128, 96}, {96, 160}, 1},     {{1, 300}, {300, 33}, 2}};
+  for (const Case& c : cases) {
+    INFO("a=", shape_to_string(c.a), " b=", shape_to_string(c.b), " threads=", c.threads);
+    const Tensor a = random_tensor(DataType::float32, c.a, 31),
+                 b = random_tensor(DataType::float32, c.b, 32);
+    const Tensor fed =
+        run_node({"y = MatMul (a, b)", 13, {{"a", a}, {"b", b}}, {}, c.threads})[0].tensor();
+    const Tensor constant =
+        run_node({"y = MatMul (a, b)", 13, {{"a", a}}, {{"b", b}}, c.threads})[0].tensor();
+    CHECK(values(constant) == values(fed));
+    check_close(constant, reference_matmul(a, b), 1e-4, 1e-4);
+  }
+  // float16 operands go through float32, the constant B packed in float32.
+  const Tensor a = random_tensor(DataType::float16, {9, 24}, 33),
+               b = random_tensor(DataType::float16, {24, 40}, 34);
+  const Tensor fed = run_node({"y = MatMul (a, b)", 13, {{"a", a}, {"b", b}}})[0].tensor();
+  const Tensor constant = run_node({"y = MatMul (a, b)", 13, {{"a", a}}, {{"b", b}}})[0].tensor();
+  CHECK(values(constant) == values(fed));
+}
+
 TEST_CASE("MatMul: element types") {
   check_matmul({3, 4}, {4, 5}, DataType::float64, 1e-12);
   check_matmul({2, 3, 4}, {4, 5}, DataType::float16, 1e-2);

@@ -339,3 +339,78 @@ TEST_CASE("a fused epilogue with beta != 0 is refused") {
   p.row_bias = bias.data();
   CHECK_THROWS(kernels::gemm_packed(p));
 }
+
+namespace {
+
+// Products with B packed beforehand, whole and in column blocks, against the reference's bits.
+void check_packed_b(bool ta, bool tb, Shape3 s, float alpha, float beta, SimdLevel level) {
+  const int64_t lda = ta ? s.m : s.k, ldb = tb ? s.k : s.n, ldc = s.n + 2;
+  const auto a = random_values<float>(static_cast<std::size_t>(s.m * s.k), 11);
+  const auto b = random_values<float>(static_cast<std::size_t>(s.n * s.k), 12);
+  const auto c0 = random_values<float>(static_cast<std::size_t>(s.m * ldc), 13);
+  GemmArgs<float> g = product_args(ta, tb, s, alpha, beta, a.data(), lda, b.data(), ldb, ldc);
+  auto want = c0;
+  g.c = want.data();
+  kernels::reference_gemm(g);
+  const kernels::PackedB packed(tb, s.k, s.n, b.data(), ldb, level);
+  REQUIRE(packed.usable());
+  for (int64_t tiles : {int64_t{0}, int64_t{1}, int64_t{3}}) {
+    const int64_t block = tiles == 0 ? s.n : tiles * packed.col_align();
+    auto got = c0;
+    for (int64_t j = 0; j < s.n; j += block) {
+      kernels::PackedBGemmArgs p;
+      p.trans_a = ta;
+      p.m = s.m;
+      p.col0 = j;
+      p.n = std::min(block, s.n - j);
+      p.alpha = alpha;
+      p.a = a.data();
+      p.lda = lda;
+      p.b = &packed;
+      p.beta = beta;
+      p.c = got.data() + j;
+      p.ldc = ldc;
+      kernels::gemm_packed_b(p);
+    }
+    INFO(kernels::simd_level_name(level), " ta=", ta, " tb=", tb, " m=", s.m, " n=", s.n,
+         " k=", s.k, " block=", block, " beta=", beta);
+    CHECK(same_bits(got, want));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a packed B gives the reference's bits, whole and in column blocks") {
+  const Shape3 shapes[] = {{1, 1, 1}, {7, 33, 16}, {9, 100, 257}, {13, 65, 600}, {130, 17, 9}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) {
+      CHECK_FALSE(kernels::PackedB(false, 4, 4, std::vector<float>(16).data(), 4, level).usable());
+      continue;
+    }
+    for (const Shape3& s : shapes)
+      for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+          check_packed_b(ta, tb, s, 1.0f, 0.0f, level);
+          check_packed_b(ta, tb, s, 0.5f, 1.0f, level);
+        }
+  }
+}
+
+TEST_CASE("a packed-B product refuses columns outside the packed matrix") {
+  if (kernels::simd_level() == SimdLevel::scalar) return;
+  std::vector<float> a(64, 1.0f), b(64 * 40, 1.0f), c(64 * 40, 0.0f);
+  const kernels::PackedB packed(false, 64, 40, b.data(), 40);
+  kernels::PackedBGemmArgs p;
+  p.m = 1;
+  p.col0 = 1;  // not on a panel boundary
+  p.n = 2;
+  p.a = a.data();
+  p.lda = 64;
+  p.b = &packed;
+  p.c = c.data();
+  p.ldc = 40;
+  CHECK_THROWS(kernels::gemm_packed_b(p));
+  p.col0 = 0;
+  p.n = 41;  // past the last column
+  CHECK_THROWS(kernels::gemm_packed_b(p));
+}
