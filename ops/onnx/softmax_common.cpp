@@ -6,6 +6,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/kernels/vmath.h"
 #include "onnx.pb.h"
 #include "ops/onnx/nn_common.h"
 
@@ -80,6 +81,18 @@ void softmax_block(SoftmaxKind kind, const T* x, T* y, int64_t len, int64_t inne
       y[r * inner + i] = store<T>(load<T>(x[r * inner + i]) - sum[i]);
 }
 
+// A float32 softmax along contiguous rows (the axis is the last one that is not 1): the
+// vector kernels of core/kernels/vmath.h, whose sum keeps one order on every CPU.
+void softmax_rows_f32(const float* x, float* y, int64_t rows, int64_t len) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* src = x + r * len;
+    float* dst = y + r * len;
+    const float mx = kernels::max_f32(src, len);
+    const float sum = kernels::exp_shifted_sum_f32(src, mx, dst, len);
+    kernels::scale_f32(dst, len, 1.0f / sum);
+  }
+}
+
 }  // namespace
 
 void infer_softmax(InferContext& ctx) {
@@ -92,9 +105,18 @@ void infer_softmax(InferContext& ctx) {
 
 void softmax_kernel(KernelContext& ctx, SoftmaxKind kind) {
   const Tensor& x = ctx.input(0);
-  Tensor& y = ctx.output(0, x.dtype(), x.shape());
+  // Every path writes every element.
+  Tensor& y = ctx.output_uninitialized(0, x.dtype(), x.shape());
   if (x.numel() == 0) return;
   const AxisSplit s = softmax_split(ctx, x.shape());
+  if (kind == SoftmaxKind::softmax && x.dtype() == DataType::float32 && s.inner == 1) {
+    const float* src = x.data<float>();
+    float* dst = y.mutable_data<float>();
+    ctx.parallel_for(s.outer, grain_for(s.axis * 8), [&](int64_t lo, int64_t hi) {
+      softmax_rows_f32(src + lo * s.axis, dst + lo * s.axis, hi - lo, s.axis);
+    });
+    return;
+  }
   visit_float(ctx, x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* src = x.data<T>();

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/kernels/vmath.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/kernels/gemm.h"
+#include "core/kernels/vmath_arch.h"
+
+namespace onnxtool::kernels {
+
+namespace {
+
+using namespace detail;
+
+float pow2(int32_t k) {
+  const uint32_t bits = static_cast<uint32_t>(k + 127) << 23;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// One lane of exp8 in vmath_avx2.cpp, operation for operation.
+float exp1(float x) {
+  float xc = x > kExpLo ? x : kExpLo;  // vmaxps(x, lo): lo for a NaN
+  xc = xc < kExpHi ? xc : kExpHi;
+  const float nf = std::nearbyint(xc * kLog2e);
+  float r = std::fma(-nf, kLn2Hi, xc);
+  r = std::fma(-nf, kLn2Lo, r);
+  float p = kExpPoly[0];
+  for (int i = 1; i < 8; ++i) p = std::fma(p, r, kExpPoly[i]);
+  const auto n = static_cast<int32_t>(nf);
+  const int32_t n1 = n >> 1, n2 = n - n1;
+  float y = (p * pow2(n1)) * pow2(n2);
+  if (x > kExpHi) y = std::numeric_limits<float>::infinity();
+  if (x < kExpLo) y = 0.0f;
+  return std::isnan(x) ? x : y;
+}
+
+// The reductions of vmath.h over the 8 lanes.
+float max_of_lanes(const float* l) {
+  float m = l[0];
+  for (int i = 1; i < 8; ++i) m = l[i] > m ? l[i] : m;
+  return m;
+}
+
+float sum_of_lanes(const float* l) {
+  const float a0 = l[0] + l[4], a1 = l[1] + l[5], a2 = l[2] + l[6], a3 = l[3] + l[7];
+  const float b0 = a0 + a2, b1 = a1 + a3;
+  return b0 + b1;
+}
+
+bool vector_code() {
+#if defined(ONNXTOOL_X86_KERNELS)
+  return avx2_element_kernels();
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+void exp_f32(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = exp_avx2(x, y, n);
+#endif
+  for (; i < n; ++i) y[i] = exp1(x[i]);
+}
+
+float max_f32(const float* x, int64_t n) {
+  float lanes[8];
+  for (float& l : lanes) l = -std::numeric_limits<float>::infinity();
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = max_lanes_avx2(x, n, lanes);
+#endif
+  for (; i < n; ++i) lanes[i % 8] = x[i] > lanes[i % 8] ? x[i] : lanes[i % 8];
+  return max_of_lanes(lanes);
+}
+
+float exp_shifted_sum_f32(const float* x, float shift, float* y, int64_t n) {
+  float lanes[8] = {};
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = exp_shifted_lanes_avx2(x, shift, y, n, lanes);
+#endif
+  for (; i < n; ++i) {
+    y[i] = exp1(x[i] - shift);
+    lanes[i % 8] = lanes[i % 8] + y[i];
+  }
+  return sum_of_lanes(lanes);
+}
+
+void scale_f32(float* x, int64_t n, float s) {
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = scale_avx2(x, n, s);
+#endif
+  for (; i < n; ++i) x[i] = x[i] * s;
+}
+
+}  // namespace onnxtool::kernels

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// What vmath.cpp hands to vmath_avx2.cpp (compiled with -mavx2 -mfma -ffp-contract=off; includes
+// only this plain header and the intrinsics, as gemm_arch.h explains), and the constants both
+// use. The vector code does whole vectors of 8 and returns how many elements it did (a multiple
+// of 8); vmath.cpp does the rest with the same operations.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels::detail {
+
+// The constants of exp_f32 (vmath.h).
+inline constexpr float kExpHi = 88.72283f, kExpLo = -104.0f;
+inline constexpr float kLog2e = 1.44269504088896341f;
+// ln 2 = kLn2Hi + kLn2Lo, kLn2Hi with its low 12 bits clear, so that n * kLn2Hi is exact.
+inline constexpr float kLn2Hi = 0.693145751953125f, kLn2Lo = 1.42860682030941723212e-6f;
+// 1/7!, 1/6!, ..., 1/2!, 1, 1: Horner's steps from the top.
+inline constexpr float kExpPoly[8] = {1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24,
+                                      1.0f / 6,    0.5f,       1.0f,       1.0f};
+
+int64_t exp_avx2(const float* x, float* y, int64_t n);
+// The 8 lanes' maxima of whole vectors into lanes[8] (seeded with -inf by the caller).
+int64_t max_lanes_avx2(const float* x, int64_t n, float* lanes);
+// The 8 partial sums of exp_shifted_sum_f32 over whole vectors into lanes[8] (seeded with 0).
+int64_t exp_shifted_lanes_avx2(const float* x, float shift, float* y, int64_t n, float* lanes);
+int64_t scale_avx2(float* x, int64_t n, float s);
+
+}  // namespace onnxtool::kernels::detail

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// The vector math of vmath.h for AVX2 + FMA (see vmath_arch.h for what may be included).
+#include <immintrin.h>
+
+#include "core/kernels/vmath_arch.h"
+
+namespace onnxtool::kernels::detail {
+
+namespace {
+
+// 2^k for integer lanes k in [-75, 64]: the exponent field built directly.
+__m256 pow2(__m256i k) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
+}
+
+__m256 exp8(__m256 x) {
+  const __m256 hi = _mm256_set1_ps(kExpHi), lo = _mm256_set1_ps(kExpLo);
+  // Clamped for the arithmetic; the lanes outside are replaced at the end.
+  const __m256 xc = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
+  const __m256 nf = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(kLog2e)),
+                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(nf, _mm256_set1_ps(kLn2Hi), xc);
+  r = _mm256_fnmadd_ps(nf, _mm256_set1_ps(kLn2Lo), r);
+  __m256 p = _mm256_set1_ps(kExpPoly[0]);
+  for (int i = 1; i < 8; ++i) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpPoly[i]));
+  const __m256i n = _mm256_cvtps_epi32(nf);
+  const __m256i n1 = _mm256_srai_epi32(n, 1);
+  const __m256i n2 = _mm256_sub_epi32(n, n1);
+  __m256 y = _mm256_mul_ps(_mm256_mul_ps(p, pow2(n1)), pow2(n2));
+  y = _mm256_blendv_ps(y, _mm256_set1_ps(__builtin_inff()), _mm256_cmp_ps(x, hi, _CMP_GT_OQ));
+  y = _mm256_blendv_ps(y, _mm256_setzero_ps(), _mm256_cmp_ps(x, lo, _CMP_LT_OQ));
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+}  // namespace
+
+int64_t exp_avx2(const float* x, float* y, int64_t n) {
+  const int64_t done = n / 8 * 8;
+  for (int64_t i = 0; i < done; i += 8) _mm256_storeu_ps(y + i, exp8(_mm256_loadu_ps(x + i)));
+  return done;
+}
+
+int64_t max_lanes_avx2(const float* x, int64_t n, float* lanes) {
+  const int64_t done = n / 8 * 8;
+  __m256 m = _mm256_loadu_ps(lanes);
+  // vmaxps(v, m) is v > m ? v : m: a NaN v leaves m.
+  for (int64_t i = 0; i < done; i += 8) m = _mm256_max_ps(_mm256_loadu_ps(x + i), m);
+  _mm256_storeu_ps(lanes, m);
+  return done;
+}
+
+int64_t exp_shifted_lanes_avx2(const float* x, float shift, float* y, int64_t n, float* lanes) {
+  const int64_t done = n / 8 * 8;
+  const __m256 s = _mm256_set1_ps(shift);
+  __m256 sum = _mm256_loadu_ps(lanes);
+  for (int64_t i = 0; i < done; i += 8) {
+    const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), s));
+    _mm256_storeu_ps(y + i, e);
+    sum = _mm256_add_ps(sum, e);
+  }
+  _mm256_storeu_ps(lanes, sum);
+  return done;
+}
+
+int64_t scale_avx2(float* x, int64_t n, float s) {
+  const int64_t done = n / 8 * 8;
+  const __m256 v = _mm256_set1_ps(s);
+  for (int64_t i = 0; i < done; i += 8)
+    _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), v));
+  return done;
+}
+
+}  // namespace onnxtool::kernels::detail
