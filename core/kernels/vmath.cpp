@@ -38,6 +38,23 @@ float exp1(float x) {
   return std::isnan(x) ? x : y;
 }
 
+// One lane of erf8 in vmath_avx2.cpp, operation for operation.
+float erf1(float x) {
+  const float a = std::fabs(x);
+  const float t = x * x;
+  float ps = kErfSmall[0];
+  for (int i = 1; i < 7; ++i) ps = std::fma(ps, t, kErfSmall[i]);
+  const float small = x * ps;
+  const float u = 1.0f / a;
+  float pl = kErfLarge[0];
+  for (int i = 1; i < 9; ++i) pl = std::fma(pl, u, kErfLarge[i]);
+  const float e = exp1(-t);
+  const float large = std::copysign(std::fma(-e, pl, 1.0f), x);
+  float y = a < kErfSplit ? small : large;
+  if (a >= kErfOne) y = std::copysign(1.0f, x);
+  return std::isnan(x) ? x : y;
+}
+
 // The reductions of vmath.h over the 8 lanes.
 float max_of_lanes(const float* l) {
   float m = l[0];
@@ -67,6 +84,14 @@ void exp_f32(const float* x, float* y, int64_t n) {
   if (vector_code()) i = exp_avx2(x, y, n);
 #endif
   for (; i < n; ++i) y[i] = exp1(x[i]);
+}
+
+void erf_f32(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = erf_avx2(x, y, n);
+#endif
+  for (; i < n; ++i) y[i] = erf1(x[i]);
 }
 
 float max_f32(const float* x, int64_t n) {

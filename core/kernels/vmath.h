@@ -15,6 +15,11 @@ namespace onnxtool::kernels {
 // 0, NaN stays NaN. y may be x.
 void exp_f32(const float* x, float* y, int64_t n);
 
+// y[i] = erf(x[i]). |x| < 1: x * P(x^2), P of degree 6; 1 <= |x| < 4: 1 - e^(-x^2) * Q(1/|x|),
+// Q of degree 8, the sign of x; |x| >= 4: +-1. Both fitted to erf in double precision: within
+// 4 ulp of the true value. NaN stays NaN. y may be x.
+void erf_f32(const float* x, float* y, int64_t n);
+
 // The greatest element (NaNs passed over); -inf when there is none.
 float max_f32(const float* x, int64_t n);
 

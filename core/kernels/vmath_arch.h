@@ -18,7 +18,18 @@ inline constexpr float kLn2Hi = 0.693145751953125f, kLn2Lo = 1.42860682030941723
 inline constexpr float kExpPoly[8] = {1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24,
                                       1.0f / 6,    0.5f,       1.0f,       1.0f};
 
+// The coefficients of erf_f32 (vmath.h), highest degree first: P in x^2 for |x| < 1, Q in
+// 1/|x| for 1 <= |x| < 4.
+inline constexpr float kErfSmall[7] = {7.88250036e-05f, -0.000801885908f, 0.00518931262f,
+                                       -0.0268543288f,  0.112835974f,     -0.37612626f,
+                                       1.12837911f};
+inline constexpr float kErfLarge[9] = {-0.00710721128f, 0.0168464519f, 0.048697006f,
+                                       -0.271449566f,   0.518165529f,  -0.481054515f,
+                                       0.0445161834f,   0.558677077f,  0.00029260997f};
+inline constexpr float kErfSplit = 1.0f, kErfOne = 4.0f;
+
 int64_t exp_avx2(const float* x, float* y, int64_t n);
+int64_t erf_avx2(const float* x, float* y, int64_t n);
 // The 8 lanes' maxima of whole vectors into lanes[8] (seeded with -inf by the caller).
 int64_t max_lanes_avx2(const float* x, int64_t n, float* lanes);
 // The 8 partial sums of exp_shifted_sum_f32 over whole vectors into lanes[8] (seeded with 0).

@@ -32,7 +32,33 @@ __m256 exp8(__m256 x) {
   return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
+__m256 erf8(__m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  const __m256 a = _mm256_andnot_ps(sign, x);
+  const __m256 t = _mm256_mul_ps(x, x);
+  __m256 ps = _mm256_set1_ps(kErfSmall[0]);
+  for (int i = 1; i < 7; ++i) ps = _mm256_fmadd_ps(ps, t, _mm256_set1_ps(kErfSmall[i]));
+  const __m256 small = _mm256_mul_ps(x, ps);
+  const __m256 u = _mm256_div_ps(_mm256_set1_ps(1.0f), a);
+  __m256 pl = _mm256_set1_ps(kErfLarge[0]);
+  for (int i = 1; i < 9; ++i) pl = _mm256_fmadd_ps(pl, u, _mm256_set1_ps(kErfLarge[i]));
+  const __m256 e = exp8(_mm256_xor_ps(t, sign));
+  const __m256 large_abs = _mm256_fnmadd_ps(e, pl, _mm256_set1_ps(1.0f));
+  const __m256 x_sign = _mm256_and_ps(x, sign);
+  __m256 y = _mm256_or_ps(large_abs, x_sign);
+  y = _mm256_blendv_ps(y, small, _mm256_cmp_ps(a, _mm256_set1_ps(kErfSplit), _CMP_LT_OQ));
+  y = _mm256_blendv_ps(y, _mm256_or_ps(_mm256_set1_ps(1.0f), x_sign),
+                       _mm256_cmp_ps(a, _mm256_set1_ps(kErfOne), _CMP_GE_OQ));
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
 }  // namespace
+
+int64_t erf_avx2(const float* x, float* y, int64_t n) {
+  const int64_t done = n / 8 * 8;
+  for (int64_t i = 0; i < done; i += 8) _mm256_storeu_ps(y + i, erf8(_mm256_loadu_ps(x + i)));
+  return done;
+}
 
 int64_t exp_avx2(const float* x, float* y, int64_t n) {
   const int64_t done = n / 8 * 8;

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/infer/helpers.h"
+#include "core/kernels/vmath.h"
 #include "ops/onnx/elementwise.h"
 
 namespace onnxtool::ops {
@@ -298,7 +299,18 @@ void define_Erf(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::erf(x); }, kCostlyGrain));
+  // float32 on the vector erf (core/kernels/vmath.h); the other types element by element.
+  const KernelFn others = float_fn([](auto x) { return std::erf(x); }, kCostlyGrain);
+  define_unary(op, [others](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != DataType::float32) return others(ctx);
+    Tensor& y = ctx.output_uninitialized(0, DataType::float32, x.shape());
+    const float* src = x.data<float>();
+    float* dst = y.mutable_data<float>();
+    ctx.parallel_for(x.numel(), ew::kCheapGrain, [&](int64_t lo, int64_t hi) {
+      kernels::erf_f32(src + lo, dst + lo, hi - lo);
+    });
+  });
 }
 
 void define_Sin(OpDef& op) {

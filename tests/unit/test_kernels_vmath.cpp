@@ -98,3 +98,33 @@ TEST_CASE("max_f32 passes NaN over; exp_shifted_sum_f32 adds in its stated order
     CHECK(same_bits(sum, want_sum));
   }
 }
+
+TEST_CASE("erf_f32: within 4 ulp, odd, the same bits by vector and one by one, the edges") {
+  std::vector<float> x;
+  for (float v = -5.0f; v < 5.0f; v += 0.00071f) x.push_back(v);
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-20f, 1.0f, -1.0f, 4.0f, -4.0f, 3.9999f, 0.99999f})
+    x.push_back(v);
+  std::vector<float> y(x.size());
+  kernels::erf_f32(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    float one;
+    kernels::erf_f32(&x[i], &one, 1);
+    REQUIRE(same_bits(one, y[i]));
+    const double want = std::erf(static_cast<double>(x[i]));
+    if (want != 0) worst = std::max(worst, ulps(y[i], want));
+    const float neg = -x[i];
+    float minus;
+    kernels::erf_f32(&neg, &minus, 1);
+    CHECK(same_bits(minus, -y[i]));
+  }
+  CHECK(worst <= 4.0);
+  const float special[3] = {std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN()};
+  float out[3];
+  kernels::erf_f32(special, out, 3);
+  CHECK(out[0] == 1.0f);
+  CHECK(out[1] == -1.0f);
+  CHECK(std::isnan(out[2]));
+}
