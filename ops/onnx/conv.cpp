@@ -233,7 +233,8 @@ ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t kd
     grid.col_tiles = (cols + grid.col_tile - 1) / grid.col_tile;
     return grid;
   }
-  const int64_t blocks = std::min(want, std::max<int64_t>(1, rows / row_align));
+  // Each block packs all of B again: one block a thread (the blocks are equal).
+  const int64_t blocks = std::min(threads, std::max<int64_t>(1, rows / row_align));
   grid.row_block = even_piece(rows, blocks, row_align);
   grid.row_blocks = (rows + grid.row_block - 1) / grid.row_block;
   return grid;
