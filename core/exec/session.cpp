@@ -118,12 +118,26 @@ std::string value_type_mismatch(const Value& v, const onnx::TypeProto& type) {
 }
 
 std::string describe_ports(const std::vector<Session::Port>& ports) {
-  std::string s;
+  // Models of IR < 4 list every weight as an input with an initializer: hundreds of optional
+  // inputs. Past a few, they are counted and the first ones named.
+  constexpr std::size_t kOptionalListed = 3;
+  std::size_t optional = 0;
+  for (const auto& p : ports) optional += p.has_initializer ? 1 : 0;
+  const bool summarise = optional > kOptionalListed;
+  std::string s, named;
+  std::size_t seen = 0;
   for (const auto& p : ports) {
+    const std::string text = p.name + ": " + (p.type ? type_to_string(*p.type) : "(no type)");
+    if (p.has_initializer && summarise) {
+      if (seen++ < kOptionalListed) named += (named.empty() ? "" : ", ") + text;
+      continue;
+    }
     if (!s.empty()) s += ", ";
-    s += p.name + ": " + (p.type ? type_to_string(*p.type) : "(no type)");
-    if (p.has_initializer) s += " (optional)";
+    s += text + (p.has_initializer ? " (optional)" : "");
   }
+  if (summarise)
+    s += (s.empty() ? "" : "; ") + std::to_string(optional) +
+         " optional inputs that have initializers (" + named + ", ...)";
   return s.empty() ? "no inputs" : s;
 }
 

@@ -104,6 +104,25 @@ TEST_CASE("missing kernels inside subgraphs are reported too") {
         "for NoKernel-1 [exec.no-kernel]");
 }
 
+TEST_CASE("an input error names the required inputs and counts the optional ones") {
+  // IR < 4 style: every weight is also an input with an initializer.
+  auto reg = test_registry();
+  ModelBuilder b;
+  b.input("x", 1, {"1"});
+  for (int i = 0; i < 5; ++i) {
+    const std::string w = "w" + std::to_string(i);
+    b.input(w, 1, {"1"});
+    b.initializer(w, {1}, {1.0f});
+  }
+  b.node("Neg", {"x"}, {"y"});
+  b.output("y");
+  Model m = b.build();
+  Session s(m, with(*reg));
+  CHECK(error_of([&] { s.run({}); }) ==
+        "missing input \"x\"; the model expects x: float[1]; 5 optional inputs that have "
+        "initializers (w0: float[1], w1: float[1], w2: float[1], ...) [exec.bad-input]");
+}
+
 TEST_CASE("undefined inputs and unimported domains are planning errors") {
   auto reg = test_registry();
   ModelBuilder b;
