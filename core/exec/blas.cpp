@@ -351,56 +351,12 @@ void gemm_parallel(const KernelContext& ctx, bool ta, bool tb, int64_t m, int64_
   if (!split) gemm_serial(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-template <class T>
-void packed_block(const kernels::PackedA<T>& a, int64_t row0, int64_t m, bool tb, int64_t n,
-                  T alpha, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  kernels::PackedGemmArgs<T> g;
-  g.a = &a;
-  g.row0 = row0;
-  g.m = m;
-  g.n = n;
-  g.trans_b = tb;
-  g.alpha = alpha;
-  g.b = b;
-  g.ldb = ldb;
-  g.beta = beta;
-  g.c = c;
-  g.ldc = ldc;
-  kernels::gemm_packed(g);
-}
-
-// As gemm_parallel; row blocks start on the packed panels' boundaries.
-template <class T>
-void packed_parallel(const KernelContext& ctx, const kernels::PackedA<T>& a, bool tb, int64_t n,
-                     T alpha, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  const int64_t m = a.m();
-  const bool split =
-      split_product(ctx, m, n, a.k(), a.row_align(), [&](bool by_cols, int64_t lo, int64_t len) {
-        if (by_cols)
-          packed_block(a, 0, m, tb, len, alpha, tb ? b + lo * ldb : b + lo, ldb, beta, c + lo, ldc);
-        else
-          packed_block(a, lo, len, tb, n, alpha, b, ldb, beta, c + lo * ldc, ldc);
-      });
-  if (!split) packed_block(a, 0, m, tb, n, alpha, b, ldb, beta, c, ldc);
-}
-
 }  // namespace
 
 // ---- public --------------------------------------------------------------------------------
 
 bool packed_products() {
   return info().gemm != "openblas" && kernels::simd_level() != kernels::SimdLevel::scalar;
-}
-
-void sgemm_packed(const KernelContext& ctx, const kernels::PackedA<float>& a, bool trans_b,
-                  int64_t n, float alpha, const float* b, int64_t ldb, float beta, float* c,
-                  int64_t ldc) {
-  packed_parallel(ctx, a, trans_b, n, alpha, b, ldb, beta, c, ldc);
-}
-
-void sgemm_packed(const kernels::PackedA<float>& a, bool trans_b, int64_t n, float alpha,
-                  const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  packed_block(a, 0, a.m(), trans_b, n, alpha, b, ldb, beta, c, ldc);
 }
 
 const Info& info() {

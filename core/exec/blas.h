@@ -77,14 +77,6 @@ void dgemm(const KernelContext& ctx, bool trans_a, bool trans_b, int64_t m, int6
 // Whether kernels should pack constant operands at planning (kernels::PackedA): onnxtool's
 // SIMD kernels compute the products (not OpenBLAS, and not the scalar reference).
 bool packed_products();
-// C = alpha * A op(B) + beta * C with A packed (all of its rows), split over the kernel's
-// threads when large enough; the same bits as sgemm() on the unpacked A.
-void sgemm_packed(const KernelContext& ctx, const kernels::PackedA<float>& a, bool trans_b,
-                  int64_t n, float alpha, const float* b, int64_t ldb, float beta, float* c,
-                  int64_t ldc);
-// The same on the calling thread.
-void sgemm_packed(const kernels::PackedA<float>& a, bool trans_b, int64_t n, float alpha,
-                  const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 
 // The scalar definition of the products' order (core/kernels/gemm.h), for tests.
 void reference_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,

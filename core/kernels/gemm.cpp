@@ -265,6 +265,23 @@ void set_epilogue(const Args& g, detail::Call<F>& c) {
   if (c.has_epilogue() && g.beta != F(0))
     throw std::invalid_argument("gemm_packed: an epilogue needs beta 0");
 }
+
+// The Call of a packed product (either operand packed): what both forms share, and the
+// epilogue. The caller adds the unpacked operand and the packed one.
+template <class F, class Args>
+detail::Call<F> packed_call(const Args& g, int64_t k) {
+  GemmArgs<F> plain;
+  plain.m = g.m;
+  plain.n = g.n;
+  plain.k = k;
+  plain.alpha = g.alpha;
+  plain.beta = g.beta;
+  plain.c = g.c;
+  plain.ldc = g.ldc;
+  detail::Call<F> c = to_call(plain);
+  set_epilogue(g, c);
+  return c;
+}
 #endif
 
 template <class F>
@@ -274,27 +291,22 @@ void packed_product(const PackedGemmArgs<F>& g) {
   if (!a.usable() || g.row0 < 0 || g.row0 % a.row_align() != 0 || g.row0 + g.m > a.m())
     throw std::invalid_argument("gemm_packed: rows outside the packed matrix");
 #if defined(ONNXTOOL_X86_KERNELS)
-  GemmArgs<F> plain;
-  plain.trans_b = g.trans_b;
-  plain.m = g.m;
-  plain.n = g.n;
-  plain.k = a.k();
-  plain.alpha = g.alpha;
-  plain.b = g.b;
-  plain.ldb = g.ldb;
-  plain.beta = g.beta;
-  plain.c = g.c;
-  plain.ldc = g.ldc;
-  detail::Call<F> c = to_call(plain);
+  detail::Call<F> c = packed_call<F>(g, a.k());
+  c.tb = g.trans_b;
+  c.b = g.b;
+  c.ldb = g.ldb;
   c.packed_a = a.data();
   c.packed_rows = a.padded_rows();
   c.packed_row0 = g.row0;
-  set_epilogue(g, c);
   blocked_any_beta(c, a.level());
 #endif
 }
 
 void gemm_packed(const PackedGemmArgs<float>& g) {
+  packed_product(g);
+}
+
+void gemm_packed(const PackedGemmArgs<double>& g) {
   packed_product(g);
 }
 
@@ -326,27 +338,15 @@ void gemm_packed_b(const PackedBGemmArgs& g) {
   if (!b.usable() || g.col0 < 0 || g.col0 % b.col_align() != 0 || g.col0 + g.n > b.n())
     throw std::invalid_argument("gemm_packed_b: columns outside the packed matrix");
 #if defined(ONNXTOOL_X86_KERNELS)
-  GemmArgs<float> plain;
-  plain.trans_a = g.trans_a;
-  plain.m = g.m;
-  plain.n = g.n;
-  plain.k = b.k();
-  plain.alpha = g.alpha;
-  plain.a = g.a;
-  plain.lda = g.lda;
-  plain.beta = g.beta;
-  plain.c = g.c;
-  plain.ldc = g.ldc;
-  detail::Call<float> c = to_call(plain);
+  detail::Call<float> c = packed_call<float>(g, b.k());
+  c.ta = g.trans_a;
+  c.a = g.a;
+  c.lda = g.lda;
   c.packed_b = b.data();
   c.packed_cols = b.padded_cols();
   c.packed_col0 = g.col0;
-  set_epilogue(g, c);
   blocked_any_beta(c, b.level());
 #endif
-}
-void gemm_packed(const PackedGemmArgs<double>& g) {
-  packed_product(g);
 }
 
 double peak_gflops_per_thread() {

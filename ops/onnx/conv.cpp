@@ -221,12 +221,12 @@ int64_t even_piece(int64_t extent, int64_t parts, int64_t quantum) {
 // Column tiles read all of W each (W's bytes again per extra tile); row blocks pack all of B
 // each (B's bytes again per extra block). The split that repeats fewer bytes wins: columns for
 // early layers (few filters, many positions), rows for late ones (7x7 positions, big filters).
-ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t kdim,
-                         int64_t row_align) {
+ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t row_align) {
   ProductGrid grid{rows, cols, 1, 1};
   if (threads <= 1) return grid;
   const int64_t want = kTasksPerThread * threads;
-  const bool by_columns = rows * kdim <= kdim * cols && cols >= 2 * kMinTile;
+  // Both repeat kdim-long runs: W has `rows` of them, the columns `cols`.
+  const bool by_columns = rows <= cols && cols >= 2 * kMinTile;
   if (by_columns) {
     const int64_t tiles = std::min(want, cols / kMinTile);
     grid.col_tile = even_piece(cols, tiles, kColumnQuantum);
@@ -250,7 +250,7 @@ void group_forward(const KernelContext& ctx, bool parallel, const Operands<F>& w
   int64_t align = 8;
   if constexpr (std::is_same_v<F, float>)
     if (w.packed) align = (*w.packed)[static_cast<std::size_t>(grp)].row_align();
-  const ProductGrid grid = product_grid(parallel ? ctx.threads() : 1, mg, len, kdim, align);
+  const ProductGrid grid = product_grid(parallel ? ctx.threads() : 1, mg, len, align);
   F* yg = y + y_offset;
   const F* bias = b ? b + grp * mg : nullptr;
   const F* residual = w.residual ? w.residual + y_offset : nullptr;
@@ -303,16 +303,16 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   const int64_t threads = ctx.threads();
   const int64_t items = g.batch * g.group;
   // Tiles of positions whose columns fit about one core's L2, and enough of them to share out.
-  const int64_t l2_tiles =
-      (ohw + kColTileBytes / sizeof(F) / std::max<int64_t>(kdim, 1) - 1) /
-      std::max<int64_t>(1, kColTileBytes / sizeof(F) / std::max<int64_t>(kdim, 1));
+  const int64_t l2_columns = std::max<int64_t>(
+      1, kColTileBytes / static_cast<int64_t>(sizeof(F)) / std::max<int64_t>(kdim, 1));
+  const int64_t l2_tiles = (ohw + l2_columns - 1) / l2_columns;
   const int64_t want = threads > 1 ? (kTasksPerThread * threads + items - 1) / items : 1;
   const int64_t tile = even_piece(ohw, std::max(l2_tiles, want), kColumnQuantum);
   const int64_t tiles = (ohw + tile - 1) / tile;
   // Per-task columns suit filters smaller than the columns they meet (each task reads all of
   // W); otherwise, and for tiles too narrow for the products, the columns are built once and
   // the product split by product_grid.
-  const bool tiled = mg * kdim <= kdim * ohw && tile >= kMinTile / 2 && items * tiles >= threads;
+  const bool tiled = mg <= ohw && tile >= kMinTile / 2 && items * tiles >= threads;
   auto group_input = [&](int64_t item) {
     return x + ((item / g.group) * g.in_channels + (item % g.group) * cg) * ihw;
   };

@@ -12,6 +12,10 @@
 
 namespace onnxtool::exec_detail {
 
+const GraphResult* FusionSupport::inferred_graph(const ir::Graph& g) const {
+  return ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
+}
+
 FusionSupport::Resolved FusionSupport::resolve(const ir::Node& n) const {
   Resolved r;
   r.proto = &n.proto();
@@ -32,8 +36,7 @@ FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const 
     f.writes_other_outputs = f.writes_other_outputs || !n.outputs()[i].empty();
   // A fusion keeps output 0's type and shape (it takes over the later node's output name, of
   // the same type), so what inference found for the stored graph still holds.
-  const GraphResult* inferred =
-      ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
+  const GraphResult* inferred = inferred_graph(g);
   const ValueRecord* out =
       inferred && !n.outputs().empty() ? inferred->find(n.outputs()[0]) : nullptr;
   if (out && out->type.kind == Type::Kind::tensor) {
@@ -45,8 +48,7 @@ FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const 
 
 std::optional<FusionSupport::TensorFacts> FusionSupport::inferred_tensor(
     const ir::Graph& g, const std::string& value) const {
-  const GraphResult* inferred =
-      ctx_.inferred && g.origin() ? ctx_.inferred->graph_of(g.origin()) : nullptr;
+  const GraphResult* inferred = inferred_graph(g);
   const ValueRecord* record = inferred ? inferred->find(value) : nullptr;
   if (!record || record->type.kind != Type::Kind::tensor || !record->type.shape ||
       record->type.elem == 0)

@@ -19,6 +19,7 @@ class NodeProto;
 }
 
 namespace onnxtool {
+struct GraphResult;
 struct OpVersion;
 namespace ir {
 class Graph;
@@ -53,6 +54,8 @@ class FusionSupport {
     Dims dims;
   };
   std::optional<TensorFacts> inferred_tensor(const ir::Graph& g, const std::string& value) const;
+  // What shape inference found for g (nullptr: nothing).
+  const GraphResult* inferred_graph(const ir::Graph& g) const;
   // The node producing `value` at output 0, its only output, when `reader` is the only reader
   // of value (no other node, no subgraph, no graph output); nullptr otherwise.
   ir::Node* sole_producer_for(ir::Graph& g, const std::string& value, const ir::Node& reader) const;
