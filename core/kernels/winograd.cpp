@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/kernels/winograd.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "core/kernels/gemm_arch.h"
+#include "core/kernels/winograd_arch.h"
+
+namespace onnxtool::kernels {
+
+namespace detail {
+
+#define WINOGRAD_FN(name) name##_generic
+#include "core/kernels/winograd_body.inc"
+#undef WINOGRAD_FN
+
+}  // namespace detail
+
+namespace {
+
+using detail::kWinogradRun;
+
+// G of F(4x4, 3x3): U = G g G^T.
+constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
+                             {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                             {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                             {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                             {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                             {0, 0, 1}};
+
+void input_run(const detail::InputRun& r) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  switch (simd_level()) {
+    case SimdLevel::avx512:
+      return detail::winograd_input_avx512(r);
+    case SimdLevel::avx2:
+      return detail::winograd_input_avx2(r);
+    case SimdLevel::scalar:
+      break;
+  }
+#endif
+  detail::winograd_input_generic(r);
+}
+
+void output_run(const detail::OutputRun& r) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  switch (simd_level()) {
+    case SimdLevel::avx512:
+      return detail::winograd_output_avx512(r);
+    case SimdLevel::avx2:
+      return detail::winograd_output_avx2(r);
+    case SimdLevel::scalar:
+      break;
+  }
+#endif
+  detail::winograd_output_generic(r);
+}
+
+// Tiles [t0, t1) in runs of at most kWinogradRun: fn(first tile, count).
+template <class Fn>
+void for_each_run(int64_t t0, int64_t t1, Fn fn) {
+  for (int64_t t = t0; t < t1; t += kWinogradRun) fn(t, std::min(kWinogradRun, t1 - t));
+}
+
+// The residual and activation on what one run wrote, one stretch of an output row at a time.
+void finish_run(const WinogradPlane& plane, int64_t first, int64_t n, const float* residual,
+                const Epilogue& activation, float* y) {
+  const int64_t tw = plane.tiles_w(), oh = plane.out_h, ow = plane.out_w;
+  for (int64_t t = first; t < first + n;) {
+    const int64_t row = t / tw, col = t % tw, count = std::min(tw - col, first + n - t);
+    const int64_t ox0 = 4 * col, width = std::min(ow, 4 * (col + count)) - ox0;
+    for (int64_t oy = 4 * row; oy < std::min(oh, 4 * row + 4); ++oy) {
+      const int64_t at = oy * ow + ox0;
+      activation.apply(y + at, width, residual ? residual + at : nullptr);
+    }
+    t += count;
+  }
+}
+
+}  // namespace
+
+bool winograd_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("ONNXTOOL_WINOGRAD");
+    if (!v) return true;
+    const std::string s = v;
+    return s != "0" && s != "off";
+  }();
+  return enabled;
+}
+
+WinogradFilter::WinogradFilter(int64_t out_channels, int64_t in_channels, const float* w,
+                               SimdLevel level)
+    : out_(out_channels), in_(in_channels) {
+  const int64_t pair = out_ * in_;
+  std::vector<float> u(static_cast<std::size_t>(kPositions * pair));
+  double g[9], t[36];
+  for (int64_t i = 0; i < pair; ++i) {
+    for (int k = 0; k < 9; ++k) g[k] = w[i * 9 + k];
+    winograd_filter_reference(g, t);
+    for (int64_t xi = 0; xi < kPositions; ++xi)
+      u[static_cast<std::size_t>(xi * pair + i)] = static_cast<float>(t[xi]);
+  }
+  if (level != SimdLevel::scalar && out_ >= 2 && in_ > 0) {
+    packed_.reserve(kPositions);
+    for (int64_t xi = 0; xi < kPositions; ++xi)
+      packed_.emplace_back(false, out_, in_, u.data() + xi * pair, in_, level);
+    if (packed_.front().usable()) return;
+    packed_.clear();
+  }
+  plain_ = std::move(u);
+}
+
+int64_t WinogradFilter::col_quantum() const {
+  if (!packed_.empty() && packed_.front().level() == SimdLevel::avx512) return detail::kNrAvx512;
+  return detail::kNrAvx2;
+}
+
+void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_xi_stride,
+                              int64_t ldv, int64_t cols, float* m, int64_t m_xi_stride,
+                              int64_t ldm) const {
+  if (r1 <= r0 || cols <= 0) return;
+  for (int64_t xi = 0; xi < kPositions; ++xi) {
+    if (!packed_.empty()) {
+      PackedGemmArgs<float> g;
+      g.a = &packed_[static_cast<std::size_t>(xi)];
+      g.row0 = r0;
+      g.m = r1 - r0;
+      g.n = cols;
+      g.b = v + xi * v_xi_stride;
+      g.ldb = ldv;
+      g.c = m + xi * m_xi_stride;
+      g.ldc = ldm;
+      gemm_packed(g);
+      continue;
+    }
+    GemmArgs<float> g;
+    g.m = r1 - r0;
+    g.n = cols;
+    g.k = in_;
+    g.a = plain_.data() + xi * out_ * in_ + r0 * in_;
+    g.lda = in_;
+    g.b = v + xi * v_xi_stride;
+    g.ldb = ldv;
+    g.c = m + xi * m_xi_stride;
+    g.ldc = ldm;
+    gemm(g);
+  }
+}
+
+void winograd_input(const WinogradPlane& plane, const float* x, int64_t c0, int64_t c1, int64_t t0,
+                    int64_t t1, float* v, int64_t xi_stride, int64_t ldv) {
+  const int64_t plane_size = plane.in_h * plane.in_w;
+  for (int64_t c = c0; c < c1; ++c)
+    for_each_run(t0, t1, [&](int64_t first, int64_t n) {
+      const detail::TileRun tiles{
+          plane.in_h, plane.in_w, plane.tiles_w(), plane.pad_top, plane.pad_left, first, n};
+      input_run({x + c * plane_size, tiles, v + c * ldv + (first - t0), xi_stride});
+    });
+}
+
+void winograd_output(const WinogradPlane& plane, const float* m, int64_t xi_stride, int64_t ldm,
+                     int64_t r0, int64_t r1, int64_t t0, int64_t t1, const WinogradFinish& finish,
+                     float* y) {
+  const int64_t plane_size = plane.out_h * plane.out_w;
+  for (int64_t r = r0; r < r1; ++r) {
+    float* yr = y + r * plane_size;
+    const float* bias = finish.bias ? finish.bias + r : nullptr;
+    const float* residual = finish.residual ? finish.residual + r * plane_size : nullptr;
+    for_each_run(t0, t1, [&](int64_t first, int64_t n) {
+      output_run({m + (r - r0) * ldm + (first - t0), xi_stride, plane.out_h, plane.out_w,
+                  plane.tiles_w(), first, n, bias, yr});
+      if (residual || finish.activation)
+        finish_run(plane, first, n, residual, finish.activation, yr);
+    });
+  }
+}
+
+void winograd_filter_reference(const double* g, double* u) {
+  double gg[6][3];  // G g
+  for (int a = 0; a < 6; ++a)
+    for (int j = 0; j < 3; ++j)
+      gg[a][j] = kG[a][0] * g[j] + kG[a][1] * g[3 + j] + kG[a][2] * g[6 + j];
+  for (int a = 0; a < 6; ++a)
+    for (int b = 0; b < 6; ++b)
+      u[6 * a + b] = gg[a][0] * kG[b][0] + gg[a][1] * kG[b][1] + gg[a][2] * kG[b][2];
+}
+
+}  // namespace onnxtool::kernels
