@@ -202,9 +202,11 @@ void block_product(const Operands<F>& w, int64_t grp, int64_t mg, int64_t kdim, 
 }
 
 // How one group's product is cut into tasks for the threads: column tiles when there are
-// columns enough, else (late layers: 7x7 positions) blocks of rows.
+// columns enough, else (late layers: 7x7 positions) blocks of rows. Pieces are whole units
+// (register tiles: kColumnQuantum columns, the packed panels' rows) shared out as evenly as
+// units allow.
 struct ProductGrid {
-  int64_t row_block = 0, col_tile = 0, row_blocks = 1, col_tiles = 1;
+  int64_t row_blocks = 1, col_tiles = 1, row_unit = 1;
   int64_t tasks() const { return row_blocks * col_tiles; }
 };
 
@@ -214,8 +216,9 @@ constexpr int64_t kMinTile = 64;
 // Tasks a thread should get, so that the pool's dynamic hand-out evens out uneven tasks.
 constexpr int64_t kTasksPerThread = 4;
 
-// Whole register tiles where the split allows it: tile widths are multiples of this.
-constexpr int64_t kColumnQuantum = 16;
+// Tile widths are multiples of this: the widest register tile (AVX-512's 32 columns), so that
+// only a product's last tile has a partial one.
+constexpr int64_t kColumnQuantum = 32;
 
 // `parts` near-equal pieces of `extent`, each a multiple of `quantum` (but the last): the piece.
 int64_t even_piece(int64_t extent, int64_t parts, int64_t quantum) {
@@ -223,25 +226,49 @@ int64_t even_piece(int64_t extent, int64_t parts, int64_t quantum) {
   return std::min(extent, (piece + quantum - 1) / quantum * quantum);
 }
 
+// [begin, end) of piece `i` of `count` over `extent` cut at multiples of `quantum`: the units
+// (quanta) shared out so that pieces differ by at most one unit. count <= units.
+std::pair<int64_t, int64_t> piece_bounds(int64_t extent, int64_t count, int64_t quantum,
+                                         int64_t i) {
+  const int64_t units = (extent + quantum - 1) / quantum;
+  return {std::min(extent, i * units / count * quantum),
+          std::min(extent, (i + 1) * units / count * quantum)};
+}
+
+// The share of the threads' time spent working when `units` equal units go out as `pieces`
+// near-equal pieces (pieces a multiple of threads): units over threads x the busiest's units.
+double balance(int64_t units, int64_t pieces, int64_t threads) {
+  const int64_t per_piece = (units + pieces - 1) / pieces;
+  const int64_t busiest = (pieces / threads) * per_piece;
+  return static_cast<double>(units) / static_cast<double>(threads * std::max<int64_t>(1, busiest));
+}
+
 // Column tiles read all of W each (W's bytes again per extra tile); row blocks pack all of B
-// each (B's bytes again per extra block). The split that repeats fewer bytes wins: columns for
-// early layers (few filters, many positions), rows for late ones (7x7 positions, big filters).
+// each (B's bytes again per extra block). Of the two, the split that keeps the threads evenly
+// busy wins (a 14x14 plane is 7 register tiles wide: 4 and 3 on two threads), and where both
+// do, the one that repeats fewer bytes: columns for early layers (few filters, many
+// positions), rows for late ones (7x7 positions, big filters).
 ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t row_align) {
-  ProductGrid grid{rows, cols, 1, 1};
+  ProductGrid grid{1, 1, row_align};
   if (threads <= 1) return grid;
-  const int64_t want = kTasksPerThread * threads;
+  const int64_t col_units = (cols + kColumnQuantum - 1) / kColumnQuantum;
+  const int64_t row_units = (rows + row_align - 1) / row_align;
+  // Tiles a multiple of the threads, at least kMinTile wide where the columns allow.
+  const int64_t fit = std::max<int64_t>(1, std::min(kTasksPerThread, cols / kMinTile / threads));
+  const int64_t tiles = std::min(col_units, fit * threads);
+  const int64_t blocks = std::min(threads, row_units);
+  const double by_cols = tiles >= threads ? balance(col_units, tiles, threads) : 0;
+  const double by_rows = blocks >= threads ? balance(row_units, blocks, threads) : 0;
   // Both repeat kdim-long runs: W has `rows` of them, the columns `cols`.
-  const bool by_columns = rows <= cols && cols >= 2 * kMinTile;
-  if (by_columns) {
-    const int64_t tiles = std::min(want, cols / kMinTile);
-    grid.col_tile = even_piece(cols, tiles, kColumnQuantum);
-    grid.col_tiles = (cols + grid.col_tile - 1) / grid.col_tile;
-    return grid;
-  }
-  // Each block packs all of B again: one block a thread (the blocks are equal).
-  const int64_t blocks = std::min(threads, std::max<int64_t>(1, rows / row_align));
-  grid.row_block = even_piece(rows, blocks, row_align);
-  grid.row_blocks = (rows + grid.row_block - 1) / grid.row_block;
+  const bool fewer_bytes_by_cols = rows <= cols && cols >= 2 * kMinTile;
+  constexpr double kEven = 0.95;
+  bool use_cols = fewer_bytes_by_cols ? by_cols >= std::min(kEven, by_rows)
+                                      : by_rows < kEven && by_cols > by_rows;
+  if (by_cols == 0 && by_rows == 0) return grid;
+  if (use_cols)
+    grid.col_tiles = tiles;
+  else
+    grid.row_blocks = blocks;
   return grid;
 }
 
@@ -260,9 +287,8 @@ void group_forward(const KernelContext& ctx, bool parallel, const Operands<F>& w
   const F* bias = b ? b + grp * mg : nullptr;
   const F* residual = w.residual ? w.residual + y_offset : nullptr;
   auto task = [&](int64_t t) {
-    const int64_t r0 = (t / grid.col_tiles) * grid.row_block;
-    const int64_t c0 = (t % grid.col_tiles) * grid.col_tile;
-    const int64_t r1 = std::min(mg, r0 + grid.row_block), c1 = std::min(len, c0 + grid.col_tile);
+    const auto [r0, r1] = piece_bounds(mg, grid.row_blocks, grid.row_unit, t / grid.col_tiles);
+    const auto [c0, c1] = piece_bounds(len, grid.col_tiles, kColumnQuantum, t % grid.col_tiles);
     block_product(w, grp, mg, kdim, r0, r1, c0, c1, bmat, ldb, yg, len, bias, residual);
   };
   if (grid.tasks() == 1) {
@@ -307,17 +333,23 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   const int64_t kdim = cg * win.kernel_size(), ohw = win.out_size(), ihw = win.in_size();
   const int64_t threads = ctx.threads();
   const int64_t items = g.batch * g.group;
-  // Tiles of positions whose columns fit about one core's L2, and enough of them to share out.
+  // Tiles of positions whose columns fit about one core's L2, as many in all as a multiple of
+  // the threads (each task reads all of W: few, wide tiles), cut at register tiles.
   const int64_t l2_columns = std::max<int64_t>(
       1, kColTileBytes / static_cast<int64_t>(sizeof(F)) / std::max<int64_t>(kdim, 1));
   const int64_t l2_tiles = (ohw + l2_columns - 1) / l2_columns;
-  const int64_t want = threads > 1 ? (kTasksPerThread * threads + items - 1) / items : 1;
-  const int64_t tile = even_piece(ohw, std::max(l2_tiles, want), kColumnQuantum);
-  const int64_t tiles = (ohw + tile - 1) / tile;
+  const int64_t units = (ohw + kColumnQuantum - 1) / kColumnQuantum;
+  int64_t tiles = l2_tiles;
+  if (threads > 1) {
+    const int64_t per_item = (threads + items - 1) / items;
+    tiles = (std::max(tiles, per_item) + per_item - 1) / per_item * per_item;
+  }
+  tiles = std::min(tiles, units);
   // Per-task columns suit filters smaller than the columns they meet (each task reads all of
-  // W); otherwise, and for tiles too narrow for the products, the columns are built once and
-  // the product split by product_grid.
-  const bool tiled = mg <= ohw && tile >= kMinTile / 2 && items * tiles >= threads;
+  // W) and tiles of at least kMinTile columns; otherwise the columns are built once and the
+  // product split by product_grid.
+  const bool tiled = mg <= ohw && units / tiles * kColumnQuantum >= kMinTile;
+  const int64_t tile = (units + tiles - 1) / tiles * kColumnQuantum;  // the widest
   auto group_input = [&](int64_t item) {
     return x + ((item / g.group) * g.in_channels + (item % g.group) * cg) * ihw;
   };
@@ -331,7 +363,8 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
       col.resize(static_cast<std::size_t>(kdim * tile));
       for (int64_t t = lo; t < hi; ++t) {
         const int64_t item = t / tiles, grp = item % g.group;
-        const int64_t p0 = (t % tiles) * tile, p1 = std::min(ohw, p0 + tile), len = p1 - p0;
+        const auto [p0, p1] = piece_bounds(ohw, tiles, kColumnQuantum, t % tiles);
+        const int64_t len = p1 - p0;
         im2col_rows(win, group_input(item), int64_t{0}, kdim, p0, p1, col.data(), len);
         const int64_t at = y_offset(item) + p0;
         block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw,
@@ -342,7 +375,11 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   }
   // Few positions: all columns of a group at once (built on every thread), then its product
   // split across the threads.
-  std::vector<F> col(static_cast<std::size_t>(kdim * ohw));
+  // The calling thread's buffer, kept between runs: no allocation, zeroing or page faults. The
+  // workers reach it through this reference (naming the thread_local there would be theirs).
+  thread_local std::vector<F> caller_col;
+  std::vector<F>& col = caller_col;
+  col.resize(static_cast<std::size_t>(kdim * ohw));
   for (int64_t item = 0; item < items; ++item) {
     const F* xg = group_input(item);
     ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {

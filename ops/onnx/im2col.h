@@ -32,11 +32,50 @@ void copy_run(const T* src, int64_t len, int64_t o, int64_t run, int64_t stride,
   std::fill(dst + hi, dst + run, pad);
 }
 
+// im2col_rows for two spatial dims: each row's valid columns computed once, and the short runs
+// of a small plane (14 positions a row) copied inline rather than by library calls.
+template <class T>
+void im2col_rows_2d(const Window& w, const T* xg, int64_t r0, int64_t r1, int64_t p0, int64_t p1,
+                    T* col, int64_t ld, T pad) {
+  const int64_t ih = w.in[0], iw = w.in[1], ow = w.out[1], kw = w.kernel[1];
+  const int64_t sh = w.stride[0], sw = w.stride[1], kernel = w.kernel[0] * kw;
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t c = r / kernel, ky = r % kernel / kw, kx = r % kernel % kw;
+    const T* src = xg + c * ih * iw;
+    const int64_t off_y = ky * w.dilation[0] - w.pad_begin[0];
+    const int64_t off_x = kx * w.dilation[1] - w.pad_begin[1];
+    // Output columns [lo, hi) read inside the input row.
+    const int64_t lo = std::clamp<int64_t>((-off_x + sw - 1) / sw, 0, ow);
+    const int64_t hi =
+        iw - 1 - off_x < 0 ? lo : std::clamp<int64_t>((iw - 1 - off_x) / sw + 1, lo, ow);
+    T* dst = col + (r - r0) * ld;
+    for (int64_t p = p0; p < p1;) {
+      const int64_t oy = p / ow, ox0 = p % ow, n = std::min(ow - ox0, p1 - p);
+      const int64_t iy = oy * sh + off_y;
+      if (iy < 0 || iy >= ih) {
+        for (int64_t j = 0; j < n; ++j) dst[j] = pad;
+      } else {
+        const T* s = src + iy * iw + off_x;
+        const int64_t a = std::clamp(lo, ox0, ox0 + n), b = std::clamp(hi, a, ox0 + n);
+        for (int64_t ox = ox0; ox < a; ++ox) dst[ox - ox0] = pad;
+        if (sw == 1)
+          for (int64_t ox = a; ox < b; ++ox) dst[ox - ox0] = s[ox];
+        else
+          for (int64_t ox = a; ox < b; ++ox) dst[ox - ox0] = s[ox * sw];
+        for (int64_t ox = b; ox < ox0 + n; ++ox) dst[ox - ox0] = pad;
+      }
+      dst += n;
+      p += n;
+    }
+  }
+}
+
 // Rows [r0, r1) for output positions [p0, p1) of one group (xg: its first channel), row r
 // written at col + (r - r0) * ld.
 template <class T>
 void im2col_rows(const Window& w, const T* xg, int64_t r0, int64_t r1, int64_t p0, int64_t p1,
                  T* col, int64_t ld, T pad = T(0)) {
+  if (w.rank() == 2) return im2col_rows_2d(w, xg, r0, r1, p0, p1, col, ld, pad);
   const std::size_t rank = w.rank(), last = rank - 1;
   const int64_t kernel = w.kernel_size(), in_size = w.in_size();
   std::vector<int64_t> k(rank), off(rank), o(rank);

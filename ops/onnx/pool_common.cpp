@@ -204,7 +204,7 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
   const auto [first, last] = job.whole;
-  if (d.out != 1 || d.in != 1 || last - first < 8) return false;
+  if (d.out != 1 || d.in != 1 || last <= first) return false;
   const T* src = x + plane * h.in * w.in;
   thread_local std::vector<A> acc;
   acc.resize(static_cast<std::size_t>(w.out));
@@ -230,11 +230,13 @@ bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
   const auto [first, last] = job.whole;
-  if (job.options.kind != PoolKind::average || d.out != 1 || d.in != 1 || last - first < 8)
+  if (job.options.kind != PoolKind::average || d.out != 1 || d.in != 1 || last <= first)
     return false;
   const T* src = x + plane * h.in * w.in;
-  thread_local std::vector<A> acc;
+  thread_local std::vector<A> acc, divisor;
   acc.resize(static_cast<std::size_t>(w.out));
+  divisor.resize(static_cast<std::size_t>(w.out));
+  const bool include_pad = job.options.count_include_pad;
   for (int64_t oh = 0; oh < h.out; ++oh) {
     T* out = y + (plane * h.out + oh) * w.out;
     std::fill(acc.begin() + first, acc.begin() + last, A(0));
@@ -243,12 +245,72 @@ bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
         [](float* dst, const float* row, const kernels::RowWindow& window, bool) {
           kernels::fold_sum(dst, row, window);
         });
+    // The row's divisors first, so that the divisions run as one vector loop.
+    const int64_t rows = include_pad ? d.padded[0] * h.padded[oh] : h.hi[oh] - h.lo[oh];
+    for (int64_t o = first; o < last; ++o)
+      divisor[static_cast<std::size_t>(o)] =
+          static_cast<A>(rows * (include_pad ? w.padded[o] : w.hi[o] - w.lo[o]));
     for (int64_t o = first; o < last; ++o) {
-      const int64_t count = job.options.count_include_pad
-                                ? d.padded[0] * h.padded[oh] * w.padded[o]
-                                : (h.hi[oh] - h.lo[oh]) * (w.hi[o] - w.lo[o]);
-      out[o] = store<T>(acc[static_cast<std::size_t>(o)] / static_cast<A>(count));
+      const auto i = static_cast<std::size_t>(o);
+      out[o] = store<T>(acc[i] / divisor[i]);
     }
+  }
+  return true;
+}
+
+// The padding a plane's windows reach into: before and after the input along one axis.
+std::pair<int64_t, int64_t> reach(const AxisWindows& a) {
+  const int64_t end = a.start.back() + (a.kernel - 1) * a.dilation + 1;
+  return {std::max<int64_t>(0, -a.start.front()), std::max<int64_t>(0, end - a.in)};
+}
+
+// Planes up to this many elements go through a zero-padded copy (sum_plane_padded).
+constexpr int64_t kPaddedPlaneMax = int64_t{1} << 16;
+
+// A float average over a small 2-D plane with padding: the plane copied into a zero border, so
+// that every window is whole and each window row is one fold_sum over all output columns (with
+// stride 1 in both axes, over all output rows at once: the rows laid end to end at the padded
+// width). The zeros change no bit: the sums start at +0, so none is -0, and x + 0 == x for
+// every other x, NaN and infinities included. The divisors are those of the unpadded windows.
+bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float* y) {
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  if (job.options.kind != PoolKind::average || d.out != 1 || d.in != 1 ||
+      h.in * w.in > kPaddedPlaneMax)
+    return false;
+  const auto [top, bottom] = reach(h);
+  const auto [left, right] = reach(w);
+  if (top + bottom + left + right == 0) return false;  // the row loops need no edges
+  const int64_t ph = top + h.in + bottom, pw = left + w.in + right;
+  thread_local std::vector<float> padded, acc, divisor;
+  padded.assign(static_cast<std::size_t>(ph * pw), 0.0f);
+  const float* src = x + plane * h.in * w.in;
+  for (int64_t r = 0; r < h.in; ++r)
+    std::copy(src + r * w.in, src + (r + 1) * w.in, padded.begin() + (top + r) * pw + left);
+  const bool flat = h.stride == 1 && w.stride == 1;
+  // Accumulators: output row oh at oh * pw (flat) or oh * w.out.
+  const int64_t ld = flat ? pw : w.out;
+  acc.assign(static_cast<std::size_t>(h.out * ld), 0.0f);
+  const float* origin = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
+  const kernels::RowWindow row{w.out, w.stride, w.kernel, w.dilation};
+  for (int64_t kh = 0; kh < h.kernel; ++kh) {
+    const float* base = origin + kh * h.dilation * pw;
+    if (flat) {
+      kernels::fold_sum(acc.data(), base, {(h.out - 1) * pw + w.out, 1, w.kernel, w.dilation});
+      continue;
+    }
+    for (int64_t oh = 0; oh < h.out; ++oh)
+      kernels::fold_sum(acc.data() + oh * ld, base + oh * h.stride * pw, row);
+  }
+  const bool include_pad = job.options.count_include_pad;
+  divisor.resize(static_cast<std::size_t>(w.out));
+  for (int64_t oh = 0; oh < h.out; ++oh) {
+    const int64_t rows = include_pad ? d.padded[0] * h.padded[oh] : h.hi[oh] - h.lo[oh];
+    for (int64_t o = 0; o < w.out; ++o)
+      divisor[static_cast<std::size_t>(o)] =
+          static_cast<float>(rows * (include_pad ? w.padded[o] : w.hi[o] - w.lo[o]));
+    float* out = y + (plane * h.out + oh) * w.out;
+    const float* sums = acc.data() + oh * ld;
+    for (int64_t o = 0; o < w.out; ++o) out[o] = sums[o] / divisor[static_cast<std::size_t>(o)];
   }
   return true;
 }
@@ -311,6 +373,8 @@ void pool_direct(const KernelContext& ctx, const Window& win, const PlaneJob& jo
           max_plane_values(job, plane, x, y);
       } else {
         const auto [first, last] = job.whole;
+        if constexpr (std::is_same_v<T, float>)
+          if (sum_plane_padded(job, plane, x, y)) continue;
         if (sum_plane_rows(job, plane, x, y))
           sum_plane(job, plane, x, y, first, last);
         else

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "ops/onnx/nn_reference.h"
 #include "tests/ops/test_nn_support.h"
@@ -223,4 +225,49 @@ TEST_CASE("pools: inference") {
   CHECK(infer_node(
             "y = AveragePool <kernel_shape = [3], auto_pad = \"SAME_UPPER\", strides = [2]> (x)",
             19, {{"x", "double[1,2,L]"}}) == std::vector<std::string>{"double[1,2,\"ceil(L/2)\"]"});
+}
+
+// The float sums of AveragePool take the window's elements row by row, in order, skipping the
+// padding, from +0: whatever path a plane takes (zero-padded copy, row folds, edge loops), the
+// result has the bits of that plain loop, NaNs and infinities included.
+TEST_CASE("AveragePool in float gives the bits of the plain loop on every path") {
+  const PoolCase cases[] = {
+      {{1, 3, 7, 7}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 2, 28, 13}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, true},
+      {{1, 2, 9, 11}, {2, 3}, {1, 1}, {0, 2, 1, 0}, {2, 1}},
+      {{1, 1, 5, 40}, {3, 3}, {1, 1}, {2, 2, 2, 2}},
+  };
+  for (bool include_pad : {false, true})
+    for (const PoolCase& c : cases) {
+      CAPTURE(include_pad);
+      CAPTURE(c.x[2]);
+      Tensor x = random_tensor(DataType::float32, c.x, 5);
+      float* xv = x.mutable_data<float>();
+      xv[4] = std::numeric_limits<float>::quiet_NaN();
+      xv[9] = std::numeric_limits<float>::infinity();
+      xv[x.numel() - 1] = -0.0f;
+      const std::string extra = include_pad ? "count_include_pad = 1" : "";
+      const Tensor got = run_node({pool_node("AveragePool", c, extra), 22, {{"x", x}}})[0].tensor();
+      const Window w = pool_window(c);
+      const int64_t planes = c.x[0] * c.x[1], ih = w.in[0], iw = w.in[1];
+      std::vector<float> want;
+      for (int64_t p = 0; p < planes; ++p)
+        for (int64_t oh = 0; oh < w.out[0]; ++oh)
+          for (int64_t ow = 0; ow < w.out[1]; ++ow) {
+            float sum = 0.0f;
+            int64_t inside = 0, padded = 0;
+            for (int64_t kh = 0; kh < w.kernel[0]; ++kh)
+              for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+                const int64_t y = oh * w.stride[0] - w.pad_begin[0] + kh * w.dilation[0];
+                const int64_t z = ow * w.stride[1] - w.pad_begin[1] + kw * w.dilation[1];
+                if (y < ih + w.pad_end[0] && z < iw + w.pad_end[1]) ++padded;
+                if (y < 0 || y >= ih || z < 0 || z >= iw) continue;
+                sum = sum + xv[(p * ih + y) * iw + z];
+                ++inside;
+              }
+            want.push_back(sum / static_cast<float>(include_pad ? padded : inside));
+          }
+      REQUIRE(got.numel() == static_cast<int64_t>(want.size()));
+      CHECK(std::memcmp(got.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
+    }
 }
