@@ -138,6 +138,42 @@ TEST_CASE("Conv: fast paths agree with the reference over many geometries") {
   }
 }
 
+// Winograd's F(4x4, 3x3) takes stride-1 3x3 Convs with a constant W, 32 input channels a group
+// or more and planes of 32 tiles or more: here with groups, a batch, odd planes and pads, and
+// a plane of few tiles (its blocks' rows shared out). Its rounding is bounded in
+// tests/unit/test_kernels_winograd.cpp by 2^-17 of the sum of the terms' magnitudes: about
+// 5e-4 for these 288-term sums of values in [-1, 1].
+TEST_CASE("Conv: the Winograd path agrees with the reference") {
+  const std::vector<ConvCase> cases = {
+      {{1, 32, 24, 24}, {16, 32, 3, 3}, 1, {1, 1}, {1, 1, 1, 1}},
+      {{2, 64, 26, 22}, {48, 32, 3, 3}, 2, {1, 1}, {0, 2, 1, 1}},
+      {{1, 40, 23, 29}, {72, 40, 3, 3}, 1, {1, 1}, {1, 0, 0, 1}, {}, "", false},
+  };
+  for (const ConvCase& c : cases)
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      const Tensor x = random_tensor(DataType::float32, c.x, 1);
+      const Tensor w = random_tensor(DataType::float32, c.w, 2);
+      const Tensor b = random_tensor(DataType::float32, {c.w[0]}, 3);
+      NodeCase n;
+      n.node = "y = Conv" + conv_attrs(c) + " (x, w" + (c.bias ? ", b)" : ")");
+      n.opset = 22;
+      n.inputs = {{"x", x}};
+      n.initializers = {{"w", w}};
+      if (c.bias) n.initializers.emplace_back("b", b);
+      n.threads = threads;
+      const Tensor got = run_node(n)[0].tensor();
+      const ConvGeometry g = conv_geometry(c);
+      Tensor want(DataType::float64, conv_out_shape(g));
+      const Tensor xd = cast_to(x, DataType::float64), wd = cast_to(w, DataType::float64),
+                   bd = cast_to(b, DataType::float64);
+      onnxtool::ops::nn::conv_reference<double>(g, xd.data<double>(), wd.data<double>(),
+                                                c.bias ? bd.data<double>() : nullptr,
+                                                want.mutable_data<double>());
+      check_close(got, want, 1e-4, 1e-3);
+    }
+}
+
 TEST_CASE("Conv: every element type the schema allows") {
   const ConvCase c{{1, 4, 6, 6}, {4, 2, 3, 3}, 2, {1, 1}, {1, 1, 1, 1}};
   check_conv(c, DataType::float64, 1e-12);
