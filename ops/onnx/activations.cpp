@@ -6,12 +6,14 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "core/registry/fusion.h"
+#include "core/types/float_formats.h"
 #include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
 
@@ -84,14 +86,29 @@ bool clip_attr_epilogue(const FusionNode& n, Epilogue& e) {
   return true;
 }
 
+// A constant scalar bound of Clip as float32, exactly (float32, float16 or bfloat16).
+std::optional<float> float_bound(const Tensor* t) {
+  if (!t || t->numel() != 1) return std::nullopt;
+  switch (t->dtype()) {
+    case DataType::float32:
+      return t->data<float>()[0];
+    case DataType::float16:
+      return to_float(t->data<Float16>()[0]);
+    case DataType::bfloat16:
+      return to_float(t->data<BFloat16>()[0]);
+    default:
+      return std::nullopt;
+  }
+}
+
 // Clip-11 on: constant float scalars, or absent (the float range, as clip_input_kernel uses).
 bool clip_input_epilogue(const FusionNode& n, Epilogue& e) {
   float bounds[2] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
   for (std::size_t i = 1; i < 3; ++i) {
     if (i >= n.input_named.size() || !n.input_named[i]) continue;
-    const Tensor* t = n.constants[i];
-    if (!t || t->dtype() != DataType::float32 || t->numel() != 1) return false;
-    bounds[i - 1] = t->data<float>()[0];
+    const std::optional<float> bound = float_bound(n.constants[i]);
+    if (!bound) return false;
+    bounds[i - 1] = *bound;
   }
   e.kind = Epilogue::Kind::clamp;
   e.lo = bounds[0];

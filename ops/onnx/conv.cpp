@@ -669,9 +669,18 @@ bool conv_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine
   return true;
 }
 
-// Epilogues (core/registry/fusion.h) for a constant float32 W: the output is float32 then,
-// and an epilogue on it is the following node's own arithmetic.
+// Epilogues (core/registry/fusion.h) for a constant float W: the kernel computes in float32
+// and applies it before rounding to Y's type (the fusion pass takes only clamps for float16
+// and bfloat16, where that gives the nodes' values).
 bool conv_takes_epilogue(const FusionNode& n) {
+  const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  return w && (w->dtype() == DataType::float32 || w->dtype() == DataType::float16 ||
+               w->dtype() == DataType::bfloat16);
+}
+
+// A residual summand for a constant float32 W only: the output is float32 then, and the add is
+// the Add node's own arithmetic (in float16 it would round twice as written).
+bool conv_takes_residual(const FusionNode& n) {
   const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
   return w && w->dtype() == DataType::float32;
 }
@@ -841,7 +850,7 @@ void define_Conv(OpDef& op) {
       .kernel(prepared_kernel(prepare_conv, conv_kernel))
       .absorb_channel_affine(conv_absorb_channel_affine)
       .takes_epilogue(conv_takes_epilogue)
-      .takes_residual(conv_takes_epilogue)
+      .takes_residual(conv_takes_residual)
       .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 1); });
 }
 

@@ -461,6 +461,16 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   const Geometry3 g = win.rank() <= 3 ? geometry3(win) : Geometry3{};
   job.g = &g;
   if (win.rank() <= 3) job.whole = whole_columns(g.axis[2]);
+  const bool narrow = x.dtype() == DataType::float16 || x.dtype() == DataType::bfloat16;
+  if (narrow && win.rank() <= 3 && kind != PoolKind::lp) {
+    // The float32 loops on the widened planes (one vector conversion each way): the same
+    // values, since those loops widen each element too and sum in float32 in the same order.
+    const Tensor x32 = to_float32(x);
+    Tensor y32 = Tensor::uninitialized(DataType::float32, shape);
+    pool_direct(ctx, win, job, planes, x32.data<float>(), y32.mutable_data<float>());
+    store_float32(y32.data<float>(), y);
+    return;
+  }
   visit_pool_type(ctx, x.dtype(), kind, [&](auto tag) {
     using T = decltype(tag);
     if (win.rank() <= 3)

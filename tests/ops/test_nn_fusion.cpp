@@ -236,6 +236,43 @@ TEST_CASE("an activation after a Conv runs in the Conv's kernel, with the same b
   }
 }
 
+// In float16 the Conv computes in float32 and rounds once at the end; the nodes as written
+// round before the activation. A clamp (Relu, Clip, even with bounds float16 cannot hold)
+// gives the same values either way, so it folds; a LeakyRelu would not, so it stays a node.
+TEST_CASE("float16 and bfloat16 Convs take clamps as epilogues, with the same bits") {
+  struct Case {
+    const char* activation;
+    bool folds;
+  };
+  const Case cases[] = {{"Relu (c)", true},
+                        {"Clip (c, lo, hi)", true},
+                        {"Clip <min = 0.1, max = 0.7> (c)", true},
+                        {"LeakyRelu <alpha = 0.2> (c)", false}};
+  for (DataType type : {DataType::float16, DataType::bfloat16})
+    for (const Case& c : cases) {
+      const bool clip6 = std::string(c.activation).find("min =") != std::string::npos;
+      if (clip6 && type == DataType::bfloat16) continue;  // Clip-6 has no bfloat16
+      const std::string name = type == DataType::float16 ? "float16" : "bfloat16";
+      INFO(name, " ", c.activation);
+      const std::string text = std::string(R"(<ir_version: 8, opset_import: ["" : )") +
+                               (clip6                        ? "6"
+                                : type == DataType::bfloat16 ? "22"
+                                                             : "13") +
+                               "]>\ng (" + name + "[1,8,9,9] x) => (" + name +
+                               "[1,8,9,9] y) {\n  c = Conv <pads = [1, 1, 1, 1]> (x, w, b)\n" +
+                               "  y = " + c.activation + "\n}";
+      Constants k = {{"w", cast_to(random_tensor(DataType::float32, {8, 8, 3, 3}, 31), type)},
+                     {"b", cast_to(random_tensor(DataType::float32, {8}, 32), type)},
+                     {"lo", cast_to(Tensor::scalar<float>(-0.3f), type)},
+                     {"hi", cast_to(Tensor::scalar<float>(0.6f), type)}};
+      const Runs r = run_both(model_of(text, k),
+                              cast_to(random_tensor(DataType::float32, {1, 8, 9, 9}, 33), type));
+      CHECK(r.unfused_nodes == 2);
+      CHECK(r.fused_nodes == (c.folds ? 1 : 2));
+      CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+    }
+}
+
 TEST_CASE("Clip-6's attribute bounds and Conv, BatchNormalization, Relu as one node") {
   const char* text = R"(<ir_version: 8, opset_import: ["" : 9]>
 g (float[1,3,9,9] x) => (float[1,8,9,9] y) {

@@ -9,6 +9,7 @@
 #include "core/registry/attrs.h"
 #include "core/registry/schema.h"
 #include "core/util/format.h"
+#include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
 
@@ -39,7 +40,14 @@ bool fold_epilogue(FusionSupport& support, ir::Graph& g, ir::Node& q) {
 
   kernels::Epilogue e;
   if (!qr.schema->epilogue(support.describe(g, q, qr, q_attrs), e) || !e) return false;
-  if (!pr.schema->takes_epilogue(support.describe(g, *p, pr, p_attrs))) return false;
+  const FusionNode producer = support.describe(g, *p, pr, p_attrs);
+  if (!pr.schema->takes_epilogue(producer)) return false;
+  // A producer whose output is narrower than float32 (float16, bfloat16) applies the epilogue
+  // in float32 and rounds after it, where the nodes round before it. For a clamp that is the
+  // same value: rounding to nearest is monotonic, so it commutes with max and min, whatever
+  // the bounds. Not for the other kinds (a LeakyRelu would round twice as written).
+  if (producer.output_elem != onnx::TensorProto::FLOAT && e.kind != kernels::Epilogue::Kind::clamp)
+    return false;
 
   set_epilogue(*p, e);
   FusionSupport::fold_into_producer(g, q, *p);
