@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "core/infer/helpers.h"
+#include "core/kernels/depthwise.h"
 #include "core/kernels/winograd.h"
 #include "core/registry/fusion.h"
 #include "onnx.pb.h"
@@ -138,6 +139,21 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
   const int64_t ph = two ? win.pad_begin[0] : 0, pw = win.pad_begin[two ? 1 : 0];
   const int64_t mg = g.out_channels / g.group;
   const int64_t planes = g.batch * g.out_channels;
+  if constexpr (std::is_same_v<F, float>) {
+    const kernels::DepthwisePlane p{ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, ph, pw};
+    ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
+      thread_local std::vector<float> scratch;
+      scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
+      for (int64_t plane = lo; plane < hi; ++plane) {
+        const int64_t n = plane / g.out_channels, m = plane % g.out_channels;
+        float* dst = y + plane * oh * ow;
+        kernels::depthwise_plane(p, x + (n * g.in_channels + m / mg) * ih * iw, w + m * kh * kw,
+                                 b ? b[m] : 0.0f, dst, scratch.data());
+        ops.epilogue.apply(dst, oh * ow, ops.residual ? ops.residual + plane * oh * ow : nullptr);
+      }
+    });
+    return;
+  }
   ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
     for (int64_t plane = lo; plane < hi; ++plane) {
       const int64_t n = plane / g.out_channels, m = plane % g.out_channels;

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/kernels/depthwise.h"
+
+#include "core/kernels/depthwise_arch.h"
+#include "core/kernels/gemm.h"
+
+namespace onnxtool::kernels {
+
+namespace detail {
+
+#define DEPTHWISE_FN(name) name##_generic
+#include "core/kernels/depthwise_body.inc"
+#undef DEPTHWISE_FN
+
+}  // namespace detail
+
+int64_t depthwise_scratch(const DepthwisePlane& p) {
+  const int64_t rows = (p.out_h - 1) * p.stride_h + (p.kernel_h - 1) * p.dilation_h + 1;
+  const int64_t cols = (p.out_w - 1) * p.stride_w + (p.kernel_w - 1) * p.dilation_w + 1;
+  const int64_t phase_h = (rows + p.stride_h - 1) / p.stride_h;
+  const int64_t phase_w = (cols + p.stride_w - 1) / p.stride_w;
+  return p.stride_h * p.stride_w * phase_h * phase_w + (p.out_h - 1) * phase_w + p.out_w;
+}
+
+void depthwise_plane(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+                     float* scratch) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  switch (simd_level()) {
+    case SimdLevel::avx512:
+      return detail::depthwise_avx512(p, x, w, bias, y, scratch);
+    case SimdLevel::avx2:
+      return detail::depthwise_avx2(p, x, w, bias, y, scratch);
+    case SimdLevel::scalar:
+      break;
+  }
+#endif
+  detail::depthwise_generic(p, x, w, bias, y, scratch);
+}
+
+}  // namespace onnxtool::kernels

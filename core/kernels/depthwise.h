@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Depthwise convolution of one plane (a Conv whose groups each have one input channel): every
+// output is bias + the sum over the window's taps of w[kh][kw] * x, taps in row-major order,
+// each a multiply then an add. The input is read through a zero border, as ONNX's reference
+// pads it, so a tap in the padding adds w * 0 (which changes no value but the sign of a zero
+// sum, and gives NaN where w is not finite, as the reference's padded product does).
+//
+// The plane is copied into the border once, split by row and column phase where the strides
+// are not 1, so that every tap is one contiguous vector loop over all the outputs. The loops
+// are compiled per ISA without contraction (depthwise_body.inc): the same bits on every CPU.
+#pragma once
+
+#include <cstdint>
+
+namespace onnxtool::kernels {
+
+struct DepthwisePlane {
+  int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  int64_t pad_top = 0, pad_left = 0;
+};
+
+// Floats of scratch depthwise_plane needs for this geometry.
+int64_t depthwise_scratch(const DepthwisePlane& p);
+
+// y (out_h x out_w) from x (in_h x in_w) and w (kernel_h x kernel_w); scratch holds
+// depthwise_scratch(p) floats.
+void depthwise_plane(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+                     float* scratch);
+
+}  // namespace onnxtool::kernels

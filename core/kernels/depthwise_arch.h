@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// What depthwise.cpp hands to its SIMD variants (depthwise_avx2.cpp, depthwise_avx512.cpp):
+// the loops of depthwise_body.inc, compiled once per ISA without contraction. Includes only
+// plain headers (see gemm_arch.h for why).
+#pragma once
+
+#include <cstdint>
+
+#include "core/kernels/depthwise.h"
+
+namespace onnxtool::kernels::detail {
+
+void depthwise_generic(const DepthwisePlane& p, const float* x, const float* w, float bias,
+                       float* y, float* scratch);
+void depthwise_avx2(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+                    float* scratch);
+void depthwise_avx512(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+                      float* scratch);
+
+}  // namespace onnxtool::kernels::detail

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+// The depthwise loops (depthwise_body.inc) compiled for AVX2.
+#include "core/kernels/depthwise_arch.h"
+
+namespace onnxtool::kernels::detail {
+
+#define DEPTHWISE_FN(name) name##_avx2
+#include "core/kernels/depthwise_body.inc"
+#undef DEPTHWISE_FN
+
+}  // namespace onnxtool::kernels::detail

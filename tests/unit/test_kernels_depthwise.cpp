@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// The depthwise plane kernel (core/kernels/depthwise.h): the zero-padded sum of the window's
+// taps in row-major order, bit for bit, on every stride, dilation and padding, whatever the
+// SIMD level.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/kernels/depthwise.h"
+#include "core/kernels/depthwise_arch.h"
+#include "core/kernels/gemm.h"
+
+using namespace onnxtool;
+
+namespace {
+
+// The definition: bias, then w[kh][kw] * x (x zero in the padding) added tap by tap.
+std::vector<float> definition(const kernels::DepthwisePlane& p, const std::vector<float>& x,
+                              const std::vector<float>& w, float bias) {
+  std::vector<float> y;
+  for (int64_t oy = 0; oy < p.out_h; ++oy)
+    for (int64_t ox = 0; ox < p.out_w; ++ox) {
+      float acc = bias;
+      for (int64_t kh = 0; kh < p.kernel_h; ++kh)
+        for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
+          const int64_t iy = oy * p.stride_h + kh * p.dilation_h - p.pad_top;
+          const int64_t ix = ox * p.stride_w + kw * p.dilation_w - p.pad_left;
+          const bool inside = iy >= 0 && iy < p.in_h && ix >= 0 && ix < p.in_w;
+          const float v = inside ? x[static_cast<std::size_t>(iy * p.in_w + ix)] : 0.0f;
+          const float product = w[static_cast<std::size_t>(kh * p.kernel_w + kw)] * v;
+          acc = acc + product;
+        }
+      y.push_back(acc);
+    }
+  return y;
+}
+
+// Output extent of one axis (ONNX's floor formula with explicit pads).
+int64_t out_extent(int64_t in, int64_t kernel, int64_t stride, int64_t dilation, int64_t pads) {
+  return (in + pads - dilation * (kernel - 1) - 1) / stride + 1;
+}
+
+}  // namespace
+
+TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, padding and level") {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-1, 1);
+  struct Case {
+    int64_t h, w, kh, kw, sh, sw, dh, dw, top, left, bottom, right;
+  };
+  const Case cases[] = {
+      {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {112, 112, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
+      {14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},
+      {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},  {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
+      {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+  };
+  std::vector<void (*)(const kernels::DepthwisePlane&, const float*, const float*, float, float*,
+                       float*)>
+      variants{kernels::detail::depthwise_generic};
+#if defined(__x86_64__)
+  if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx2)
+    variants.push_back(kernels::detail::depthwise_avx2);
+  if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx512)
+    variants.push_back(kernels::detail::depthwise_avx512);
+#endif
+  for (const Case& c : cases) {
+    INFO("in ", c.h, "x", c.w, " kernel ", c.kh, "x", c.kw, " stride ", c.sh, ",", c.sw);
+    const kernels::DepthwisePlane p{c.h,
+                                    c.w,
+                                    out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
+                                    out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
+                                    c.kh,
+                                    c.kw,
+                                    c.sh,
+                                    c.sw,
+                                    c.dh,
+                                    c.dw,
+                                    c.top,
+                                    c.left};
+    std::vector<float> x(static_cast<std::size_t>(c.h * c.w)),
+        w(static_cast<std::size_t>(c.kh * c.kw));
+    for (auto& v : x) v = u(rng);
+    for (auto& v : w) v = u(rng);
+    const float bias = u(rng);
+    const auto want = definition(p, x, w, bias);
+    std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
+    for (auto fn : variants) {
+      std::vector<float> y(want.size(), -9.0f);
+      fn(p, x.data(), w.data(), bias, y.data(), scratch.data());
+      CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
+    }
+    std::vector<float> y(want.size());
+    kernels::depthwise_plane(p, x.data(), w.data(), bias, y.data(), scratch.data());
+    CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
+  }
+}
