@@ -12,6 +12,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/kernels/gemm_arch.h"
@@ -295,11 +296,34 @@ void packed_product(const PackedGemmArgs<F>& g) {
   c.tb = g.trans_b;
   c.b = g.b;
   c.ldb = g.ldb;
+  if (g.b_packed) {
+    if constexpr (!std::is_same_v<F, float>)
+      throw std::invalid_argument("gemm_packed: a caller-packed B is float only");
+    const PackedBLayout layout = packed_b_layout(a.k(), g.b_packed_cols, a.level());
+    if (g.b_col0 < 0 || g.b_col0 % layout.panel != 0 || g.b_col0 + g.n > g.b_packed_cols)
+      throw std::invalid_argument("gemm_packed: columns outside the packed B");
+    c.packed_b = g.b_packed;
+    c.packed_cols = layout.padded_cols();
+    c.packed_col0 = g.b_col0;
+  }
   c.packed_a = a.data();
   c.packed_rows = a.padded_rows();
   c.packed_row0 = g.row0;
   blocked_any_beta(c, a.level());
 #endif
+}
+
+PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level) {
+  PackedBLayout layout;
+  layout.k = k;
+  layout.n = n;
+  layout.block_rows = detail::kKc;
+#if defined(ONNXTOOL_X86_KERNELS)
+  layout.panel = level == SimdLevel::avx512 ? detail::kNrAvx512 : detail::kNrAvx2;
+#else
+  (void)level;
+#endif
+  return layout;
 }
 
 void gemm_packed(const PackedGemmArgs<float>& g) {

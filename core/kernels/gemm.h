@@ -88,6 +88,23 @@ class PackedA {
   std::vector<F> data_;
 };
 
+// Where a caller that builds op(B) itself (a convolution's im2col) puts element (p, j) of a
+// k x n B so that gemm_packed reads it without packing it: blocks of kc rows (every block
+// but the last has block_rows), each of panels of `panel` columns, kc x panel row-major; the
+// panels' columns past n are read too (their results dropped), so they must hold finite values.
+struct PackedBLayout {
+  int64_t k = 0, n = 0, panel = 1, block_rows = 1;
+  int64_t padded_cols() const { return (n + panel - 1) / panel * panel; }
+  int64_t size() const { return k * padded_cols(); }
+  int64_t offset(int64_t p, int64_t j) const {
+    const int64_t p0 = p / block_rows * block_rows;
+    const int64_t kc = k - p0 < block_rows ? k - p0 : block_rows;
+    return p0 * padded_cols() + (j / panel) * panel * kc + (p - p0) * panel + j % panel;
+  }
+};
+// The layout for products with A packed at `level` (the level of the PackedA they use).
+PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level);
+
 // Rows [row0, row0 + m) of C = alpha * A op(B) + beta * C with A packed (row0 a multiple of
 // a.row_align()); B is k x n as op(B), C holds those rows only (row stride ldc).
 template <class F>
@@ -98,6 +115,11 @@ struct PackedGemmArgs {
   F alpha = 1;
   const F* b = nullptr;
   int64_t ldb = 0;
+  // Or B as the caller packed it (float only): a whole matrix in packed_b_layout(a.k(), cols,
+  // a.level()) at b_packed, of which this product takes columns [b_col0, b_col0 + n), b_col0 a
+  // multiple of the layout's panel.
+  const F* b_packed = nullptr;
+  int64_t b_packed_cols = 0, b_col0 = 0;
   F beta = 0;
   F* c = nullptr;
   int64_t ldc = 0;

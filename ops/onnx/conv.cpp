@@ -187,10 +187,13 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 // bias (bias_g, or null), residual (residual_g, laid out as Y_g, or null) and epilogue on that
 // block. B: kdim x len, row stride ldb; Y_g's rows ldy apart. With W packed, r0 is a multiple
 // of its panels' rows, and the product applies the rest to each register tile as it is done.
+// B may instead come packed (b_packed: kernels::packed_b_layout(kdim, b_packed_cols) of W's
+// level, built by im2col_packed), then b is not read.
 template <class F>
 void block_product(const Operands<F>& w, int64_t grp, int64_t mg, int64_t kdim, int64_t r0,
                    int64_t r1, int64_t c0, int64_t c1, const F* b, int64_t ldb, F* y, int64_t ldy,
-                   const F* bias_g, const F* residual_g) {
+                   const F* bias_g, const F* residual_g, const F* b_packed = nullptr,
+                   int64_t b_packed_cols = 0) {
   if constexpr (std::is_same_v<F, float>) {
     if (w.packed) {
       kernels::PackedGemmArgs<float> g;
@@ -198,8 +201,14 @@ void block_product(const Operands<F>& w, int64_t grp, int64_t mg, int64_t kdim, 
       g.row0 = r0;
       g.m = r1 - r0;
       g.n = c1 - c0;
-      g.b = b + c0;
-      g.ldb = ldb;
+      if (b_packed) {
+        g.b_packed = b_packed;
+        g.b_packed_cols = b_packed_cols;
+        g.b_col0 = c0;
+      } else {
+        g.b = b + c0;
+        g.ldb = ldb;
+      }
       g.c = y + r0 * ldy + c0;
       g.ldc = ldy;
       g.row_bias = bias_g ? bias_g + r0 : nullptr;
@@ -294,7 +303,7 @@ ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t ro
 template <class F>
 void group_forward(const KernelContext& ctx, bool parallel, const Operands<F>& w, const F* b,
                    int64_t grp, int64_t mg, int64_t kdim, int64_t len, const F* bmat, int64_t ldb,
-                   F* y, int64_t y_offset) {
+                   F* y, int64_t y_offset, const F* b_packed = nullptr) {
   int64_t align = 8;
   if constexpr (std::is_same_v<F, float>)
     if (w.packed) align = (*w.packed)[static_cast<std::size_t>(grp)].row_align();
@@ -305,7 +314,8 @@ void group_forward(const KernelContext& ctx, bool parallel, const Operands<F>& w
   auto task = [&](int64_t t) {
     const auto [r0, r1] = piece_bounds(mg, grid.row_blocks, grid.row_unit, t / grid.col_tiles);
     const auto [c0, c1] = piece_bounds(len, grid.col_tiles, kColumnQuantum, t % grid.col_tiles);
-    block_product(w, grp, mg, kdim, r0, r1, c0, c1, bmat, ldb, yg, len, bias, residual);
+    block_product(w, grp, mg, kdim, r0, r1, c0, c1, bmat, ldb, yg, len, bias, residual, b_packed,
+                  len);
   };
   if (grid.tasks() == 1) {
     task(0);
@@ -341,6 +351,33 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 // Bytes of col one tile may use: about what one core's L2 holds.
 constexpr int64_t kColTileBytes = int64_t{1} << 20;
 
+// im2col rows [r0, r1) for positions [p0, p1) straight into the packed layout the products
+// read (column j = p - p0), so that no product packs them again; the panels' columns past the
+// last position are zero.
+void im2col_packed(const Window& win, const float* xg, int64_t r0, int64_t r1, int64_t p0,
+                   int64_t p1, const kernels::PackedBLayout& layout, float* out) {
+  const int64_t len = p1 - p0, panel = layout.panel;
+  thread_local std::vector<float> row;
+  row.resize(static_cast<std::size_t>(len));
+  for (int64_t r = r0; r < r1; ++r) {
+    im2col_rows(win, xg, r, r + 1, p0, p1, row.data(), len);
+    for (int64_t j0 = 0; j0 < len; j0 += panel) {
+      float* dst = out + layout.offset(r, j0);
+      const int64_t n = std::min(panel, len - j0);
+      std::copy(row.data() + j0, row.data() + j0 + n, dst);
+      std::fill(dst + n, dst + panel, 0.0f);
+    }
+  }
+}
+
+// Whether conv_im2col builds its columns packed: float, with W packed.
+template <class F>
+const kernels::PackedA<float>* packed_columns_for(const Operands<F>& w, int64_t grp) {
+  if constexpr (std::is_same_v<F, float>)
+    if (w.packed) return &(*w.packed)[static_cast<std::size_t>(grp)];
+  return nullptr;
+}
+
 template <class F>
 void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Operands<F>& w,
                  const F* b, F* y) {
@@ -372,19 +409,35 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   auto y_offset = [&](int64_t item) {
     return ((item / g.group) * g.out_channels + (item % g.group) * mg) * ohw;
   };
+  // Columns built straight in the products' packed layout where W is packed (layout_of).
+  auto layout_of = [&](int64_t grp, int64_t n) {
+    const kernels::PackedA<float>* a = packed_columns_for(w, grp);
+    return a ? kernels::packed_b_layout(kdim, n, a->level()) : kernels::PackedBLayout{};
+  };
+  const bool packed = packed_columns_for(w, 0) != nullptr;
   if (tiled) {
     // Each task its own tile of positions: its columns built and consumed while in cache.
+    const int64_t col_size = packed ? layout_of(0, tile).size() : kdim * tile;
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
       thread_local std::vector<F> col;
-      col.resize(static_cast<std::size_t>(kdim * tile));
+      col.resize(static_cast<std::size_t>(col_size));
       for (int64_t t = lo; t < hi; ++t) {
         const int64_t item = t / tiles, grp = item % g.group;
         const auto [p0, p1] = piece_bounds(ohw, tiles, kColumnQuantum, t % tiles);
-        const int64_t len = p1 - p0;
+        const int64_t len = p1 - p0, at = y_offset(item) + p0;
+        const F* bias = b ? b + grp * mg : nullptr;
+        const F* residual = w.residual ? w.residual + at : nullptr;
+        if constexpr (std::is_same_v<F, float>) {
+          if (packed) {
+            im2col_packed(win, group_input(item), 0, kdim, p0, p1, layout_of(grp, len), col.data());
+            block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw, bias,
+                          residual, col.data(), len);
+            continue;
+          }
+        }
         im2col_rows(win, group_input(item), int64_t{0}, kdim, p0, p1, col.data(), len);
-        const int64_t at = y_offset(item) + p0;
-        block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw,
-                      b ? b + grp * mg : nullptr, w.residual ? w.residual + at : nullptr);
+        block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw, bias,
+                      residual);
       }
     });
     return;
@@ -395,16 +448,26 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   // workers reach it through this reference (naming the thread_local there would be theirs).
   thread_local std::vector<F> caller_col;
   std::vector<F>& col = caller_col;
-  col.resize(static_cast<std::size_t>(kdim * ohw));
+  col.resize(static_cast<std::size_t>(packed ? layout_of(0, ohw).size() : kdim * ohw));
   for (int64_t item = 0; item < items; ++item) {
     const F* xg = group_input(item);
+    const int64_t grp = item % g.group, kernel = win.kernel_size();
+    if constexpr (std::is_same_v<F, float>) {
+      if (packed) {
+        const kernels::PackedBLayout layout = layout_of(grp, ohw);
+        ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
+          im2col_packed(win, xg, c0 * kernel, c1 * kernel, 0, ohw, layout, col.data());
+        });
+        group_forward(ctx, threads > 1, w, b, grp, mg, kdim, ohw, col.data(), ohw, y,
+                      y_offset(item), col.data());
+        continue;
+      }
+    }
     ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
-      const int64_t kernel = win.kernel_size();
       im2col_rows(win, xg, c0 * kernel, c1 * kernel, int64_t{0}, ohw,
                   col.data() + c0 * kernel * ohw, ohw);
     });
-    group_forward(ctx, threads > 1, w, b, item % g.group, mg, kdim, ohw, col.data(), ohw, y,
-                  y_offset(item));
+    group_forward(ctx, threads > 1, w, b, grp, mg, kdim, ohw, col.data(), ohw, y, y_offset(item));
   }
 }
 
