@@ -414,3 +414,54 @@ TEST_CASE("a packed-B product refuses columns outside the packed matrix") {
   p.n = 41;  // past the last column
   CHECK_THROWS(kernels::gemm_packed_b(p));
 }
+
+// A convolution's im2col writes B straight into PackedBLayout: the products then give the
+// bits they give with B as a plain matrix, whole and in column blocks of whole panels.
+TEST_CASE("a caller-packed B (PackedBLayout) gives the bits of the plain B") {
+  const Shape3 shapes[] = {{8, 40, 300}, {13, 70, 9}, {24, 196, 576}, {3, 5, 1}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : shapes) {
+      const auto a = random_values<float>(static_cast<std::size_t>(s.m * s.k), 7);
+      const auto b = random_values<float>(static_cast<std::size_t>(s.k * s.n), 8);
+      const kernels::PackedA<float> packed_a(false, s.m, s.k, a.data(), s.k, level);
+      const kernels::PackedBLayout layout = kernels::packed_b_layout(s.k, s.n, level);
+      std::vector<float> packed_b(static_cast<std::size_t>(layout.size()), 0.0f);
+      for (int64_t p = 0; p < s.k; ++p)
+        for (int64_t j = 0; j < s.n; ++j)
+          packed_b[static_cast<std::size_t>(layout.offset(p, j))] =
+              b[static_cast<std::size_t>(p * s.n + j)];
+      std::vector<float> want(static_cast<std::size_t>(s.m * s.n));
+      kernels::PackedGemmArgs<float> plain;
+      plain.a = &packed_a;
+      plain.m = s.m;
+      plain.n = s.n;
+      plain.b = b.data();
+      plain.ldb = s.n;
+      plain.c = want.data();
+      plain.ldc = s.n;
+      kernels::gemm_packed(plain);
+      for (int64_t panels : {int64_t{0}, int64_t{1}, int64_t{2}}) {
+        const int64_t block = panels == 0 ? s.n : panels * layout.panel;
+        std::vector<float> got(want.size(), -1.0f);
+        for (int64_t j = 0; j < s.n; j += block) {
+          kernels::PackedGemmArgs<float> g = plain;
+          g.b = nullptr;
+          g.b_packed = packed_b.data();
+          g.b_packed_cols = s.n;
+          g.b_col0 = j;
+          g.n = std::min(block, s.n - j);
+          g.c = got.data() + j;
+          kernels::gemm_packed(g);
+        }
+        INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k, " block=", block);
+        CHECK(same_bits(got, want));
+      }
+      kernels::PackedGemmArgs<float> bad = plain;
+      bad.b_packed = packed_b.data();
+      bad.b_packed_cols = s.n;
+      bad.b_col0 = 1;  // not a panel's first column
+      if (s.n > 1) CHECK_THROWS(kernels::gemm_packed(bad));
+    }
+  }
+}
