@@ -14,15 +14,21 @@ namespace detail {
 
 }  // namespace detail
 
-int64_t depthwise_scratch(const DepthwisePlane& p) {
+int64_t phase_planes_size(const PlaneWindow& p) {
   const int64_t rows = (p.out_h - 1) * p.stride_h + (p.kernel_h - 1) * p.dilation_h + 1;
   const int64_t cols = (p.out_w - 1) * p.stride_w + (p.kernel_w - 1) * p.dilation_w + 1;
   const int64_t phase_h = (rows + p.stride_h - 1) / p.stride_h;
   const int64_t phase_w = (cols + p.stride_w - 1) / p.stride_w;
-  return p.stride_h * p.stride_w * phase_h * phase_w + (p.out_h - 1) * phase_w + p.out_w;
+  return p.stride_h * p.stride_w * phase_h * phase_w;
 }
 
-void depthwise_plane(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+int64_t depthwise_scratch(const PlaneWindow& p) {
+  const int64_t cols = (p.out_w - 1) * p.stride_w + (p.kernel_w - 1) * p.dilation_w + 1;
+  const int64_t phase_w = (cols + p.stride_w - 1) / p.stride_w;
+  return phase_planes_size(p) + (p.out_h - 1) * phase_w + p.out_w;
+}
+
+void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                      float* scratch) {
 #if defined(ONNXTOOL_X86_KERNELS)
   switch (simd_level()) {

@@ -12,20 +12,16 @@
 
 #include <cstdint>
 
+#include "core/kernels/plane_window.h"
+
 namespace onnxtool::kernels {
 
-struct DepthwisePlane {
-  int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
-  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
-  int64_t pad_top = 0, pad_left = 0;
-};
-
 // Floats of scratch depthwise_plane needs for this geometry.
-int64_t depthwise_scratch(const DepthwisePlane& p);
+int64_t depthwise_scratch(const PlaneWindow& p);
 
 // y (out_h x out_w) from x (in_h x in_w) and w (kernel_h x kernel_w); scratch holds
 // depthwise_scratch(p) floats.
-void depthwise_plane(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                      float* scratch);
 
 }  // namespace onnxtool::kernels

@@ -10,11 +10,11 @@
 
 namespace onnxtool::kernels::detail {
 
-void depthwise_generic(const DepthwisePlane& p, const float* x, const float* w, float bias,
-                       float* y, float* scratch);
-void depthwise_avx2(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+void depthwise_generic(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
+                       float* scratch);
+void depthwise_avx2(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                     float* scratch);
-void depthwise_avx512(const DepthwisePlane& p, const float* x, const float* w, float bias, float* y,
+void depthwise_avx512(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                       float* scratch);
 
 }  // namespace onnxtool::kernels::detail

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/kernels/epilogue.h"
+#include "core/kernels/packed_layout.h"
 
 namespace onnxtool::kernels {
 
@@ -88,20 +89,6 @@ class PackedA {
   std::vector<F> data_;
 };
 
-// Where a caller that builds op(B) itself (a convolution's im2col) puts element (p, j) of a
-// k x n B so that gemm_packed reads it without packing it: blocks of kc rows (every block
-// but the last has block_rows), each of panels of `panel` columns, kc x panel row-major; the
-// panels' columns past n are read too (their results dropped), so they must hold finite values.
-struct PackedBLayout {
-  int64_t k = 0, n = 0, panel = 1, block_rows = 1;
-  int64_t padded_cols() const { return (n + panel - 1) / panel * panel; }
-  int64_t size() const { return k * padded_cols(); }
-  int64_t offset(int64_t p, int64_t j) const {
-    const int64_t p0 = p / block_rows * block_rows;
-    const int64_t kc = k - p0 < block_rows ? k - p0 : block_rows;
-    return p0 * padded_cols() + (j / panel) * panel * kc + (p - p0) * panel + j % panel;
-  }
-};
 // The layout for products with A packed at `level` (the level of the PackedA they use).
 PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level);
 

@@ -15,6 +15,7 @@
 
 #include "core/infer/helpers.h"
 #include "core/kernels/depthwise.h"
+#include "core/kernels/im2col.h"
 #include "core/kernels/winograd.h"
 #include "core/registry/fusion.h"
 #include "onnx.pb.h"
@@ -123,6 +124,26 @@ void finish_rows(const F* b, const kernels::Epilogue& epilogue, const F* r, int6
   }
 }
 
+// The window of a 1-D or 2-D convolution as kernels::PlaneWindow (1-D: a plane of height 1).
+kernels::PlaneWindow plane_window_of(const Window& w) {
+  const bool two = w.rank() == 2;
+  const std::size_t x = two ? 1 : 0;
+  kernels::PlaneWindow p;
+  p.in_h = two ? w.in[0] : 1;
+  p.in_w = w.in[x];
+  p.out_h = two ? w.out[0] : 1;
+  p.out_w = w.out[x];
+  p.kernel_h = two ? w.kernel[0] : 1;
+  p.kernel_w = w.kernel[x];
+  p.stride_h = two ? w.stride[0] : 1;
+  p.stride_w = w.stride[x];
+  p.dilation_h = two ? w.dilation[0] : 1;
+  p.dilation_w = w.dilation[x];
+  p.pad_top = two ? w.pad_begin[0] : 0;
+  p.pad_left = w.pad_begin[x];
+  return p;
+}
+
 // One input channel per group: each output plane is a weighted sum of shifted input planes.
 // Spatial rank 1 or 2 (1-D is 2-D with height 1).
 template <class F>
@@ -140,7 +161,7 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
   const int64_t mg = g.out_channels / g.group;
   const int64_t planes = g.batch * g.out_channels;
   if constexpr (std::is_same_v<F, float>) {
-    const kernels::DepthwisePlane p{ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, ph, pw};
+    const kernels::PlaneWindow p = plane_window_of(win);
     ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
       thread_local std::vector<float> scratch;
       scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
@@ -351,15 +372,22 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 // Bytes of col one tile may use: about what one core's L2 holds.
 constexpr int64_t kColTileBytes = int64_t{1} << 20;
 
-// im2col rows [r0, r1) for positions [p0, p1) straight into the packed layout the products
-// read (column j = p - p0), so that no product packs them again; the panels' columns past the
-// last position are zero.
-void im2col_packed(const Window& win, const float* xg, int64_t r0, int64_t r1, int64_t p0,
+// im2col of channels [c0, c1) for positions [p0, p1) straight into the packed layout the
+// products read (column j = p - p0), so that no product packs them again; the panels' columns
+// past the last position are zero.
+void im2col_packed(const Window& win, const float* xg, int64_t c0, int64_t c1, int64_t p0,
                    int64_t p1, const kernels::PackedBLayout& layout, float* out) {
-  const int64_t len = p1 - p0, panel = layout.panel;
+  if (win.rank() <= 2) {
+    const kernels::PlaneWindow p = plane_window_of(win);
+    thread_local std::vector<float> scratch;
+    scratch.resize(static_cast<std::size_t>(kernels::im2col_packed_scratch(p, p0, p1)));
+    kernels::im2col_packed(p, xg, c0, c1, p0, p1, layout, out, scratch.data());
+    return;
+  }
+  const int64_t len = p1 - p0, panel = layout.panel, kernel = win.kernel_size();
   thread_local std::vector<float> row;
   row.resize(static_cast<std::size_t>(len));
-  for (int64_t r = r0; r < r1; ++r) {
+  for (int64_t r = c0 * kernel; r < c1 * kernel; ++r) {
     im2col_rows(win, xg, r, r + 1, p0, p1, row.data(), len);
     for (int64_t j0 = 0; j0 < len; j0 += panel) {
       float* dst = out + layout.offset(r, j0);
@@ -429,7 +457,7 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
         const F* residual = w.residual ? w.residual + at : nullptr;
         if constexpr (std::is_same_v<F, float>) {
           if (packed) {
-            im2col_packed(win, group_input(item), 0, kdim, p0, p1, layout_of(grp, len), col.data());
+            im2col_packed(win, group_input(item), 0, cg, p0, p1, layout_of(grp, len), col.data());
             block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw, bias,
                           residual, col.data(), len);
             continue;
@@ -456,7 +484,7 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
       if (packed) {
         const kernels::PackedBLayout layout = layout_of(grp, ohw);
         ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
-          im2col_packed(win, xg, c0 * kernel, c1 * kernel, 0, ohw, layout, col.data());
+          im2col_packed(win, xg, c0, c1, 0, ohw, layout, col.data());
         });
         group_forward(ctx, threads > 1, w, b, grp, mg, kdim, ohw, col.data(), ohw, y,
                       y_offset(item), col.data());

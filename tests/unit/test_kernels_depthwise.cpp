@@ -17,7 +17,7 @@ using namespace onnxtool;
 namespace {
 
 // The definition: bias, then w[kh][kw] * x (x zero in the padding) added tap by tap.
-std::vector<float> definition(const kernels::DepthwisePlane& p, const std::vector<float>& x,
+std::vector<float> definition(const kernels::PlaneWindow& p, const std::vector<float>& x,
                               const std::vector<float>& w, float bias) {
   std::vector<float> y;
   for (int64_t oy = 0; oy < p.out_h; ++oy)
@@ -56,7 +56,7 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},  {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
       {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
   };
-  std::vector<void (*)(const kernels::DepthwisePlane&, const float*, const float*, float, float*,
+  std::vector<void (*)(const kernels::PlaneWindow&, const float*, const float*, float, float*,
                        float*)>
       variants{kernels::detail::depthwise_generic};
 #if defined(__x86_64__)
@@ -67,18 +67,18 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
 #endif
   for (const Case& c : cases) {
     INFO("in ", c.h, "x", c.w, " kernel ", c.kh, "x", c.kw, " stride ", c.sh, ",", c.sw);
-    const kernels::DepthwisePlane p{c.h,
-                                    c.w,
-                                    out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
-                                    out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
-                                    c.kh,
-                                    c.kw,
-                                    c.sh,
-                                    c.sw,
-                                    c.dh,
-                                    c.dw,
-                                    c.top,
-                                    c.left};
+    const kernels::PlaneWindow p{c.h,
+                                 c.w,
+                                 out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
+                                 out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
+                                 c.kh,
+                                 c.kw,
+                                 c.sh,
+                                 c.sw,
+                                 c.dh,
+                                 c.dw,
+                                 c.top,
+                                 c.left};
     std::vector<float> x(static_cast<std::size_t>(c.h * c.w)),
         w(static_cast<std::size_t>(c.kh * c.kw));
     for (auto& v : x) v = u(rng);

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// im2col for 2-D convolutions, written straight into the packed layout the matrix products
+// read (packed_layout.h): row c * K + kh * kernel_w + kw (K = kernel_h * kernel_w) holds, for
+// each output position, channel c's input under tap (kh, kw), zero in the padding. Each
+// channel's plane is copied once into its zero border (plane_phases.inc), so every row is
+// contiguous copies, vectorised per ISA.
+#pragma once
+
+#include <cstdint>
+
+#include "core/kernels/packed_layout.h"
+#include "core/kernels/plane_window.h"
+
+namespace onnxtool::kernels {
+
+// Floats of scratch im2col_packed needs for positions [p0, p1).
+int64_t im2col_packed_scratch(const PlaneWindow& w, int64_t p0, int64_t p1);
+
+// Rows of channels [c0, c1) of the channel planes x (plane c at x + c * in_h * in_w), output
+// positions [p0, p1): row r, position p at out[layout.offset(r, p - p0)]; the panels' columns
+// past p1 - p0 are zero.
+void im2col_packed(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
+                   int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
+
+}  // namespace onnxtool::kernels

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// What im2col.cpp hands to its SIMD variants (im2col_avx2.cpp, im2col_avx512.cpp): the copies
+// of im2col_body.inc compiled per ISA. Includes only plain headers (see gemm_arch.h for why).
+#pragma once
+
+#include <cstdint>
+
+#include "core/kernels/im2col.h"
+
+namespace onnxtool::kernels::detail {
+
+void im2col_packed_generic(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
+                           int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
+void im2col_packed_avx2(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
+                        int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
+void im2col_packed_avx512(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
+                          int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
+
+}  // namespace onnxtool::kernels::detail
