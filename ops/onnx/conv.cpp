@@ -858,7 +858,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
     conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;
   }
-  Tensor y32(DataType::float32, y.shape());
+  Tensor y32 = Tensor::uninitialized(DataType::float32, y.shape());  // every path writes it all
   conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y32.mutable_data<float>());
   nn::store_float32(y32.data<float>(), y);
 }

@@ -13,7 +13,7 @@ namespace onnxtool::ops::nn {
 
 Tensor to_float32(const Tensor& x) {
   if (x.dtype() == DataType::float32) return x;
-  Tensor out(DataType::float32, x.shape());
+  Tensor out = Tensor::uninitialized(DataType::float32, x.shape());  // every element written
   float* o = out.mutable_data<float>();
   visit_type(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -22,6 +22,8 @@ Tensor to_float32(const Tensor& x) {
     } else if constexpr (std::is_arithmetic_v<T>) {
       const T* in = x.data<T>();
       for (int64_t i = 0; i < x.numel(); ++i) o[i] = static_cast<float>(load<T>(in[i]));
+    } else {
+      std::fill(o, o + x.numel(), 0.0f);
     }
   });
   return out;
