@@ -22,6 +22,14 @@ namespace {
 
 using detail::kWinogradRun;
 
+// The SIMD variants of a transform, where the build has them (x86).
+#if defined(ONNXTOOL_X86_KERNELS)
+#define ONNXTOOL_WINOGRAD_VARIANTS(what) \
+  detail::winograd_##what##_avx2, detail::winograd_##what##_avx512
+#else
+#define ONNXTOOL_WINOGRAD_VARIANTS(what) nullptr, nullptr
+#endif
+
 // G of F(4x4, 3x3): U = G g G^T.
 constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
                              {-1.0 / 6, -1.0 / 6, -1.0 / 6},
@@ -30,32 +38,29 @@ constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
                              {1.0 / 24, -1.0 / 12, 1.0 / 6},
                              {0, 0, 1}};
 
-void input_run(const detail::InputRun& r) {
+// A transform's variant for the selected SIMD level: the generic code where the CPU (or
+// ONNXTOOL_SIMD) has neither AVX2 nor AVX-512, or the build is not for x86.
+template <class Run>
+using Transform = void (*)(const Run&);
+
+template <class Run>
+Transform<Run> variant(Transform<Run> generic, Transform<Run> avx2, Transform<Run> avx512) {
 #if defined(ONNXTOOL_X86_KERNELS)
-  switch (simd_level()) {
-    case SimdLevel::avx512:
-      return detail::winograd_input_avx512(r);
-    case SimdLevel::avx2:
-      return detail::winograd_input_avx2(r);
-    case SimdLevel::scalar:
-      break;
-  }
+  if (simd_level() == SimdLevel::avx512) return avx512;
+  if (simd_level() == SimdLevel::avx2) return avx2;
+#else
+  (void)avx2, (void)avx512;
 #endif
-  detail::winograd_input_generic(r);
+  return generic;
+}
+
+void input_run(const detail::InputRun& r) {
+  variant<detail::InputRun>(detail::winograd_input_generic, ONNXTOOL_WINOGRAD_VARIANTS(input))(r);
 }
 
 void output_run(const detail::OutputRun& r) {
-#if defined(ONNXTOOL_X86_KERNELS)
-  switch (simd_level()) {
-    case SimdLevel::avx512:
-      return detail::winograd_output_avx512(r);
-    case SimdLevel::avx2:
-      return detail::winograd_output_avx2(r);
-    case SimdLevel::scalar:
-      break;
-  }
-#endif
-  detail::winograd_output_generic(r);
+  variant<detail::OutputRun>(detail::winograd_output_generic,
+                             ONNXTOOL_WINOGRAD_VARIANTS(output))(r);
 }
 
 // Tiles [t0, t1) in runs of at most kWinogradRun: fn(first tile, count).

@@ -127,21 +127,12 @@ void finish_rows(const F* b, const kernels::Epilogue& epilogue, const F* r, int6
 // The window of a 1-D or 2-D convolution as kernels::PlaneWindow (1-D: a plane of height 1).
 kernels::PlaneWindow plane_window_of(const Window& w) {
   const bool two = w.rank() == 2;
-  const std::size_t x = two ? 1 : 0;
-  kernels::PlaneWindow p;
-  p.in_h = two ? w.in[0] : 1;
-  p.in_w = w.in[x];
-  p.out_h = two ? w.out[0] : 1;
-  p.out_w = w.out[x];
-  p.kernel_h = two ? w.kernel[0] : 1;
-  p.kernel_w = w.kernel[x];
-  p.stride_h = two ? w.stride[0] : 1;
-  p.stride_w = w.stride[x];
-  p.dilation_h = two ? w.dilation[0] : 1;
-  p.dilation_w = w.dilation[x];
-  p.pad_top = two ? w.pad_begin[0] : 0;
-  p.pad_left = w.pad_begin[x];
-  return p;
+  // An axis's value along the height (`flat` for 1-D) and along the width.
+  auto h = [&](const std::vector<int64_t>& v, int64_t flat) { return two ? v[0] : flat; };
+  auto x = [&](const std::vector<int64_t>& v) { return v[two ? 1 : 0]; };
+  return {h(w.in, 1),       x(w.in),       h(w.out, 1),       x(w.out),
+          h(w.kernel, 1),   x(w.kernel),   h(w.stride, 1),    x(w.stride),
+          h(w.dilation, 1), x(w.dilation), h(w.pad_begin, 0), x(w.pad_begin)};
 }
 
 // One input channel per group: each output plane is a weighted sum of shifted input planes.
@@ -150,18 +141,13 @@ template <class F>
 void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
                     const Operands<F>& ops, const F* b, F* y) {
   const F* w = ops.w;
-  const Window& win = g.window;
-  const bool two = win.rank() == 2;
-  const int64_t ih = two ? win.in[0] : 1, iw = win.in[two ? 1 : 0];
-  const int64_t oh = two ? win.out[0] : 1, ow = win.out[two ? 1 : 0];
-  const int64_t kh = two ? win.kernel[0] : 1, kw = win.kernel[two ? 1 : 0];
-  const int64_t sh = two ? win.stride[0] : 1, sw = win.stride[two ? 1 : 0];
-  const int64_t dh = two ? win.dilation[0] : 1, dw = win.dilation[two ? 1 : 0];
-  const int64_t ph = two ? win.pad_begin[0] : 0, pw = win.pad_begin[two ? 1 : 0];
+  const kernels::PlaneWindow p = plane_window_of(g.window);
+  const int64_t ih = p.in_h, iw = p.in_w, oh = p.out_h, ow = p.out_w, kh = p.kernel_h,
+                kw = p.kernel_w, sh = p.stride_h, sw = p.stride_w, dh = p.dilation_h,
+                dw = p.dilation_w, ph = p.pad_top, pw = p.pad_left;
   const int64_t mg = g.out_channels / g.group;
   const int64_t planes = g.batch * g.out_channels;
   if constexpr (std::is_same_v<F, float>) {
-    const kernels::PlaneWindow p = plane_window_of(win);
     ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
       thread_local std::vector<float> scratch;
       scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));

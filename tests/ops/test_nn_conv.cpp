@@ -85,16 +85,20 @@ Shape conv_out_shape(const ConvGeometry& g) {
   return s;
 }
 
-// Runs Conv on random inputs of `type` and compares with the reference in double.
+// Runs Conv on random inputs of `type` and compares with the reference in double, within tol
+// (relative) and atol (absolute; tol when negative). W and B are fed at run time, or with
+// `constant_weights` are initializers (the paths that transform or pack W at planning).
 void check_conv(const ConvCase& c, DataType type = DataType::float32, double tol = 1e-4,
-                int threads = 2) {
+                int threads = 2, bool constant_weights = false, double atol = -1) {
   const Tensor x = random_tensor(type, c.x, 1), w = random_tensor(type, c.w, 2);
   const Tensor b = random_tensor(type, {c.w[0]}, 3);
   NodeCase n;
   n.node = "y = Conv" + conv_attrs(c) + " (x, w" + (c.bias ? ", b)" : ")");
   n.opset = 22;
-  n.inputs = {{"x", x}, {"w", w}};
-  if (c.bias) n.inputs.emplace_back("b", b);
+  n.inputs = {{"x", x}};
+  auto& weights = constant_weights ? n.initializers : n.inputs;
+  weights.emplace_back("w", w);
+  if (c.bias) weights.emplace_back("b", b);
   n.threads = threads;
   const Tensor got = run_node(n)[0].tensor();
   const ConvGeometry g = conv_geometry(c);
@@ -105,7 +109,7 @@ void check_conv(const ConvCase& c, DataType type = DataType::float32, double tol
                                             c.bias ? bd.data<double>() : nullptr,
                                             want.mutable_data<double>());
   CHECK(got.dtype() == type);
-  check_close(got, want, tol, tol);
+  check_close(got, want, tol, atol < 0 ? tol : atol);
 }
 
 }  // namespace
@@ -152,25 +156,7 @@ TEST_CASE("Conv: the Winograd path agrees with the reference") {
   for (const ConvCase& c : cases)
     for (int threads : {1, 2}) {
       CAPTURE(threads);
-      const Tensor x = random_tensor(DataType::float32, c.x, 1);
-      const Tensor w = random_tensor(DataType::float32, c.w, 2);
-      const Tensor b = random_tensor(DataType::float32, {c.w[0]}, 3);
-      NodeCase n;
-      n.node = "y = Conv" + conv_attrs(c) + " (x, w" + (c.bias ? ", b)" : ")");
-      n.opset = 22;
-      n.inputs = {{"x", x}};
-      n.initializers = {{"w", w}};
-      if (c.bias) n.initializers.emplace_back("b", b);
-      n.threads = threads;
-      const Tensor got = run_node(n)[0].tensor();
-      const ConvGeometry g = conv_geometry(c);
-      Tensor want(DataType::float64, conv_out_shape(g));
-      const Tensor xd = cast_to(x, DataType::float64), wd = cast_to(w, DataType::float64),
-                   bd = cast_to(b, DataType::float64);
-      onnxtool::ops::nn::conv_reference<double>(g, xd.data<double>(), wd.data<double>(),
-                                                c.bias ? bd.data<double>() : nullptr,
-                                                want.mutable_data<double>());
-      check_close(got, want, 1e-4, 1e-3);
+      check_conv(c, DataType::float32, 1e-4, threads, true, 1e-3);
     }
 }
 
