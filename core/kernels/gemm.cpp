@@ -267,6 +267,18 @@ void set_epilogue(const Args& g, detail::Call<F>& c) {
     throw std::invalid_argument("gemm_packed: an epilogue needs beta 0");
 }
 
+// c reads columns [col0, col0 + c.n) of a B packed as `layout` at data (col0 a multiple of the
+// panel, the columns inside the matrix); `who` names the product in the error.
+template <class F>
+void attach_packed_b(detail::Call<F>& c, const F* data, const PackedBLayout& layout, int64_t col0,
+                     const char* who) {
+  if (col0 < 0 || col0 % layout.panel != 0 || col0 + c.n > layout.n)
+    throw std::invalid_argument(std::string(who) + ": columns outside the packed matrix");
+  c.packed_b = data;
+  c.packed_cols = layout.padded_cols();
+  c.packed_col0 = col0;
+}
+
 // The Call of a packed product (either operand packed): what both forms share, and the
 // epilogue. The caller adds the unpacked operand and the packed one.
 template <class F, class Args>
@@ -299,12 +311,8 @@ void packed_product(const PackedGemmArgs<F>& g) {
   if (g.b_packed) {
     if constexpr (!std::is_same_v<F, float>)
       throw std::invalid_argument("gemm_packed: a caller-packed B is float only");
-    const PackedBLayout layout = packed_b_layout(a.k(), g.b_packed_cols, a.level());
-    if (g.b_col0 < 0 || g.b_col0 % layout.panel != 0 || g.b_col0 + g.n > g.b_packed_cols)
-      throw std::invalid_argument("gemm_packed: columns outside the packed B");
-    c.packed_b = g.b_packed;
-    c.packed_cols = layout.padded_cols();
-    c.packed_col0 = g.b_col0;
+    attach_packed_b(c, g.b_packed, packed_b_layout(a.k(), g.b_packed_cols, a.level()), g.b_col0,
+                    "gemm_packed");
   }
   c.packed_a = a.data();
   c.packed_rows = a.padded_rows();
@@ -319,6 +327,7 @@ PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level) {
   layout.n = n;
   layout.block_rows = detail::kKc;
 #if defined(ONNXTOOL_X86_KERNELS)
+  // The register tile's columns: the panels the blocked product reads.
   layout.panel = level == SimdLevel::avx512 ? detail::kNrAvx512 : detail::kNrAvx2;
 #else
   (void)level;
@@ -335,11 +344,10 @@ void gemm_packed(const PackedGemmArgs<double>& g) {
 }
 
 PackedB::PackedB(bool trans_b, int64_t k, int64_t n, const float* b, int64_t ldb, SimdLevel level)
-    : k_(k), n_(n), level_(level) {
+    : layout_(packed_b_layout(k, n, level)), level_(level) {
 #if defined(ONNXTOOL_X86_KERNELS)
   if (level == SimdLevel::scalar || k <= 0 || n <= 0) return;
-  col_align_ = level == SimdLevel::avx512 ? detail::kNrAvx512 : detail::kNrAvx2;
-  data_.resize(static_cast<std::size_t>(padded_cols() * k));
+  data_.resize(static_cast<std::size_t>(layout_.size()));
   GemmArgs<float> g;
   g.trans_b = trans_b;
   g.n = n;
@@ -359,16 +367,13 @@ PackedB::PackedB(bool trans_b, int64_t k, int64_t n, const float* b, int64_t ldb
 void gemm_packed_b(const PackedBGemmArgs& g) {
   if (g.m <= 0 || g.n <= 0) return;
   const PackedB& b = *g.b;
-  if (!b.usable() || g.col0 < 0 || g.col0 % b.col_align() != 0 || g.col0 + g.n > b.n())
-    throw std::invalid_argument("gemm_packed_b: columns outside the packed matrix");
+  if (!b.usable()) throw std::invalid_argument("gemm_packed_b: B is not packed");
 #if defined(ONNXTOOL_X86_KERNELS)
   detail::Call<float> c = packed_call<float>(g, b.k());
   c.ta = g.trans_a;
   c.a = g.a;
   c.lda = g.lda;
-  c.packed_b = b.data();
-  c.packed_cols = b.padded_cols();
-  c.packed_col0 = g.col0;
+  attach_packed_b(c, b.data(), b.layout(), g.col0, "gemm_packed_b");
   blocked_any_beta(c, b.level());
 #endif
 }

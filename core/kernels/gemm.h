@@ -129,16 +129,17 @@ class PackedB {
   PackedB(bool trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
           SimdLevel level = simd_level());
   bool usable() const { return !data_.empty(); }
-  int64_t k() const { return k_; }
-  int64_t n() const { return n_; }
+  int64_t k() const { return layout_.k; }
+  int64_t n() const { return layout_.n; }
   // Column blocks of a product must start at a multiple of this (the register tile's columns).
-  int64_t col_align() const { return col_align_; }
+  int64_t col_align() const { return layout_.panel; }
   SimdLevel level() const { return level_; }
   const float* data() const { return data_.data(); }
-  int64_t padded_cols() const { return (n_ + col_align_ - 1) / col_align_ * col_align_; }
+  // Where each element sits: the layout a caller-packed B takes too (PackedGemmArgs::b_packed).
+  const PackedBLayout& layout() const { return layout_; }
 
  private:
-  int64_t k_ = 0, n_ = 0, col_align_ = 1;
+  PackedBLayout layout_;
   SimdLevel level_ = SimdLevel::scalar;
   std::vector<float> data_;
 };

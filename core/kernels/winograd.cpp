@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/kernels/gemm_arch.h"
 #include "core/kernels/winograd_arch.h"
 
 namespace onnxtool::kernels {
@@ -119,8 +118,8 @@ WinogradFilter::WinogradFilter(int64_t out_channels, int64_t in_channels, const 
 }
 
 int64_t WinogradFilter::col_quantum() const {
-  if (!packed_.empty() && packed_.front().level() == SimdLevel::avx512) return detail::kNrAvx512;
-  return detail::kNrAvx2;
+  const SimdLevel level = packed_.empty() ? SimdLevel::avx2 : packed_.front().level();
+  return packed_b_layout(in_, 1, level).panel;
 }
 
 void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_xi_stride,
