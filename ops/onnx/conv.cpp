@@ -361,33 +361,17 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
 // Bytes of col one tile may use: about what one core's L2 holds.
 constexpr int64_t kColTileBytes = int64_t{1} << 20;
 
-// im2col of channels [c0, c1) for positions [p0, p1) straight into the packed layout the
-// products read (column j = p - p0), so that no product packs them again; the panels' columns
-// past the last position are zero.
+// im2col of channels [c0, c1) for positions [p0, p1) of a 1-D or 2-D window straight into the
+// packed layout the products read (column j = p - p0), so that no product packs them again.
 void im2col_packed(const Window& win, const float* xg, int64_t c0, int64_t c1, int64_t p0,
                    int64_t p1, const kernels::PackedBLayout& layout, float* out) {
-  if (win.rank() <= 2) {
-    const kernels::PlaneWindow p = plane_window_of(win);
-    thread_local std::vector<float> scratch;
-    scratch.resize(static_cast<std::size_t>(kernels::im2col_packed_scratch(p, p0, p1)));
-    kernels::im2col_packed(p, xg, c0, c1, p0, p1, layout, out, scratch.data());
-    return;
-  }
-  const int64_t len = p1 - p0, panel = layout.panel, kernel = win.kernel_size();
-  thread_local std::vector<float> row;
-  row.resize(static_cast<std::size_t>(len));
-  for (int64_t r = c0 * kernel; r < c1 * kernel; ++r) {
-    im2col_rows(win, xg, r, r + 1, p0, p1, row.data(), len);
-    for (int64_t j0 = 0; j0 < len; j0 += panel) {
-      float* dst = out + layout.offset(r, j0);
-      const int64_t n = std::min(panel, len - j0);
-      std::copy(row.data() + j0, row.data() + j0 + n, dst);
-      std::fill(dst + n, dst + panel, 0.0f);
-    }
-  }
+  const kernels::PlaneWindow p = plane_window_of(win);
+  thread_local std::vector<float> scratch;
+  scratch.resize(static_cast<std::size_t>(kernels::im2col_packed_scratch(p, p0, p1)));
+  kernels::im2col_packed(p, xg, c0, c1, p0, p1, layout, out, scratch.data());
 }
 
-// Whether conv_im2col builds its columns packed: float, with W packed.
+// W_g as packed for the products (float W packed at planning), or null.
 template <class F>
 const kernels::PackedA<float>* packed_columns_for(const Operands<F>& w, int64_t grp) {
   if constexpr (std::is_same_v<F, float>)
@@ -426,12 +410,28 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   auto y_offset = [&](int64_t item) {
     return ((item / g.group) * g.out_channels + (item % g.group) * mg) * ohw;
   };
-  // Columns built straight in the products' packed layout where W is packed (layout_of).
+  // Columns built straight in the products' packed layout where W is packed (1-D and 2-D
+  // windows; others are packed by the products).
+  const bool packed = win.rank() <= 2 && packed_columns_for(w, 0) != nullptr;
   auto layout_of = [&](int64_t grp, int64_t n) {
-    const kernels::PackedA<float>* a = packed_columns_for(w, grp);
-    return a ? kernels::packed_b_layout(kdim, n, a->level()) : kernels::PackedBLayout{};
+    return kernels::packed_b_layout(kdim, n, packed_columns_for(w, grp)->level());
   };
-  const bool packed = packed_columns_for(w, 0) != nullptr;
+  // Channels [c0, c1) of group item's columns for positions [p0, p1) into col; returns col
+  // where they are packed (block_product's b_packed), else null.
+  auto build_columns = [&](int64_t item, int64_t c0, int64_t c1, int64_t p0, int64_t p1,
+                           F* col) -> const F* {
+    if constexpr (std::is_same_v<F, float>) {
+      if (packed) {
+        im2col_packed(win, group_input(item), c0, c1, p0, p1, layout_of(item % g.group, p1 - p0),
+                      col);
+        return col;
+      }
+    }
+    const int64_t kernel = win.kernel_size(), ld = p1 - p0;
+    im2col_rows(win, group_input(item), c0 * kernel, c1 * kernel, p0, p1, col + c0 * kernel * ld,
+                ld);
+    return nullptr;
+  };
   if (tiled) {
     // Each task its own tile of positions: its columns built and consumed while in cache.
     const int64_t col_size = packed ? layout_of(0, tile).size() : kdim * tile;
@@ -442,19 +442,10 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
         const int64_t item = t / tiles, grp = item % g.group;
         const auto [p0, p1] = piece_bounds(ohw, tiles, kColumnQuantum, t % tiles);
         const int64_t len = p1 - p0, at = y_offset(item) + p0;
-        const F* bias = b ? b + grp * mg : nullptr;
-        const F* residual = w.residual ? w.residual + at : nullptr;
-        if constexpr (std::is_same_v<F, float>) {
-          if (packed) {
-            im2col_packed(win, group_input(item), 0, cg, p0, p1, layout_of(grp, len), col.data());
-            block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw, bias,
-                          residual, col.data(), len);
-            continue;
-          }
-        }
-        im2col_rows(win, group_input(item), int64_t{0}, kdim, p0, p1, col.data(), len);
-        block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw, bias,
-                      residual);
+        const F* b_packed = build_columns(item, 0, cg, p0, p1, col.data());
+        block_product(w, grp, mg, kdim, 0, mg, 0, len, col.data(), len, y + at, ohw,
+                      b ? b + grp * mg : nullptr, w.residual ? w.residual + at : nullptr, b_packed,
+                      len);
       }
     });
     return;
@@ -467,24 +458,10 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   std::vector<F>& col = caller_col;
   col.resize(static_cast<std::size_t>(packed ? layout_of(0, ohw).size() : kdim * ohw));
   for (int64_t item = 0; item < items; ++item) {
-    const F* xg = group_input(item);
-    const int64_t grp = item % g.group, kernel = win.kernel_size();
-    if constexpr (std::is_same_v<F, float>) {
-      if (packed) {
-        const kernels::PackedBLayout layout = layout_of(grp, ohw);
-        ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
-          im2col_packed(win, xg, c0, c1, 0, ohw, layout, col.data());
-        });
-        group_forward(ctx, threads > 1, w, b, grp, mg, kdim, ohw, col.data(), ohw, y,
-                      y_offset(item), col.data());
-        continue;
-      }
-    }
-    ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
-      im2col_rows(win, xg, c0 * kernel, c1 * kernel, int64_t{0}, ohw,
-                  col.data() + c0 * kernel * ohw, ohw);
-    });
-    group_forward(ctx, threads > 1, w, b, grp, mg, kdim, ohw, col.data(), ohw, y, y_offset(item));
+    ctx.parallel_for(
+        cg, 1, [&](int64_t c0, int64_t c1) { build_columns(item, c0, c1, 0, ohw, col.data()); });
+    group_forward(ctx, threads > 1, w, b, item % g.group, mg, kdim, ohw, col.data(), ohw, y,
+                  y_offset(item), packed ? col.data() : nullptr);
   }
 }
 
@@ -494,6 +471,11 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
 // products (36 x rows x tiles) one row chunk may: together about one core's L2.
 constexpr int64_t kWinogradInputBytes = int64_t{512} << 10;
 constexpr int64_t kWinogradProductBytes = int64_t{384} << 10;
+
+// A 2-D window's plane as the Winograd kernels take it (a 3x3 window, stride 1, undilated).
+kernels::WinogradPlane winograd_plane_of(const Window& w) {
+  return {w.in[0], w.in[1], w.out[0], w.out[1], w.pad_begin[0], w.pad_begin[1]};
+}
 
 // How a Winograd convolution is cut: per image and group (an item), blocks of `block` tiles;
 // each block's channels [0, mg) in chunks of `rows` for the products.
@@ -535,9 +517,7 @@ void winograd_rows(const kernels::WinogradFilter& f, const kernels::WinogradPlan
 void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const Operands<float>& w, const float* b, float* y) {
   constexpr int64_t kPositions = kernels::WinogradFilter::kPositions;
-  const Window& win = g.window;
-  const kernels::WinogradPlane plane{win.in[0],  win.in[1],        win.out[0],
-                                     win.out[1], win.pad_begin[0], win.pad_begin[1]};
+  const kernels::WinogradPlane plane = winograd_plane_of(g.window);
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const std::vector<kernels::WinogradFilter>& filters = *w.winograd;
   const WinogradSplit split = winograd_split(filters.front(), plane.tiles());
@@ -584,8 +564,11 @@ void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float*
     return;
   }
   // Few blocks (small planes): every block transformed first, its channels shared out, then
-  // its rows shared out.
-  std::vector<float> v(static_cast<std::size_t>(units * v_size));
+  // its rows shared out, in pieces of whole panels of rows. The calling thread's buffer, kept
+  // between runs; the workers reach it through this reference.
+  thread_local std::vector<float> caller_v;
+  std::vector<float>& v = caller_v;
+  v.resize(static_cast<std::size_t>(units * v_size));
   ctx.parallel_for(units * cg, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi;) {
       const int64_t u = i / cg, c0 = i % cg, c1 = std::min(cg, c0 + (hi - i));
@@ -594,17 +577,16 @@ void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float*
     }
   });
   const int64_t align = filters.front().row_align();
-  const int64_t pieces = std::max<int64_t>(1, (kTasksPerThread * threads + units - 1) / units);
-  const int64_t piece = even_piece(mg, std::min(pieces, std::max<int64_t>(1, mg / align)), align);
-  const int64_t per_unit = (mg + piece - 1) / piece;
-  ctx.parallel_for(units * per_unit, 1, [&](int64_t lo, int64_t hi) {
+  const int64_t wanted = std::max<int64_t>(1, (kTasksPerThread * threads + units - 1) / units);
+  const int64_t pieces = std::min(wanted, (mg + align - 1) / align);
+  ctx.parallel_for(units * pieces, 1, [&](int64_t lo, int64_t hi) {
     thread_local std::vector<float> m;
     m.resize(static_cast<std::size_t>(m_size));
     for (int64_t t = lo; t < hi; ++t) {
-      const int64_t u = t / per_unit, r0 = (t % per_unit) * piece;
-      const Unit r = unit(u);
-      winograd_rows(*r.filter, plane, split, r.t0, r.t1, v.data() + u * v_size, r0,
-                    std::min(mg, r0 + piece), r.finish, m.data(), r.y);
+      const Unit r = unit(t / pieces);
+      const auto [r0, r1] = piece_bounds(mg, pieces, align, t % pieces);
+      winograd_rows(*r.filter, plane, split, r.t0, r.t1, v.data() + (t / pieces) * v_size, r0, r1,
+                    r.finish, m.data(), r.y);
     }
   });
 }
@@ -627,8 +609,7 @@ bool winograd_pays(const Window& win) {
   if (win.rank() != 2) return false;
   for (std::size_t a = 0; a < 2; ++a)
     if (win.kernel[a] != 3 || win.stride[a] != 1 || win.dilation[a] != 1) return false;
-  const kernels::WinogradPlane plane{win.in[0], win.in[1], win.out[0], win.out[1], 0, 0};
-  return plane.tiles() >= kWinogradMinTiles;
+  return winograd_plane_of(win).tiles() >= kWinogradMinTiles;
 }
 
 // One input channel per group, up to 2 spatial dims: the depthwise path, not a product.
@@ -713,7 +694,9 @@ bool all_ones(const std::optional<std::vector<int64_t>>& v) {
 }
 
 // Transforms a constant float 3x3 W for Winograd's F(4x4, 3x3) when the node has stride 1 and
-// no dilation, enough channels, and (where inference knows X's shape) planes large enough.
+// no dilation and enough channels, and the run will take that path: where planning knows the
+// geometry, the same test conv_forward makes (winograd_pays), so that a W transformed is a W
+// used and every other constant W is packed.
 void prepare_winograd(const PrepareContext& ctx, ConvState& s) {
   const Tensor* w = ctx.constant_tensor(1);
   if (s.w32) w = &*s.w32;
@@ -722,14 +705,11 @@ void prepare_winograd(const PrepareContext& ctx, ConvState& s) {
   const Shape& ws = w->shape();
   if (ws[2] != 3 || ws[3] != 3 || !all_ones(s.window.strides) || !all_ones(s.window.dilations))
     return;
+  if (const ConvGeometry* g = s.geometry.planned(); g && !winograd_pays(g->window)) return;
   const int64_t m = ws[0], group = s.group;
   if (group <= 0 || m % group != 0) return;
   const int64_t mg = m / group, cg = ws[1];
   if (mg < kWinogradMinOutputChannels || cg < kWinogradMinInputChannels) return;
-  if (const auto x = ctx.static_shape(0); x && x->size() == 4) {
-    const kernels::WinogradPlane plane{(*x)[2], (*x)[3], (*x)[2], (*x)[3], 0, 0};
-    if (plane.tiles() < kWinogradMinTiles) return;
-  }
   const float* data = w->data<float>();
   for (int64_t grp = 0; grp < group; ++grp)
     s.winograd.emplace_back(mg, cg, data + grp * mg * 9 * cg);

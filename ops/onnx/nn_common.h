@@ -162,6 +162,8 @@ class ShapePlan {
     if (a_ && a == *a_ && b == *b_) return plan_;
     return compute(a, b);
   }
+  // The plan made at planning, or nullptr when the shapes were not known then.
+  const Plan* planned() const { return a_ ? &plan_ : nullptr; }
 
  private:
   std::optional<Shape> a_, b_;

@@ -225,6 +225,18 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   return true;
 }
 
+// AveragePool's divisors for output row oh, columns [first, last) of a 2-D plane (the depth
+// axis of size 1): the window's elements inside the input, or with count_include_pad those
+// inside the padded input; as the type the sums are divided in.
+template <class A>
+void average_divisors(const PlaneJob& job, int64_t oh, int64_t first, int64_t last, A* divisor) {
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const bool include_pad = job.options.count_include_pad;
+  const int64_t rows = include_pad ? d.padded[0] * h.padded[oh] : h.hi[oh] - h.lo[oh];
+  for (int64_t o = first; o < last; ++o)
+    divisor[o] = static_cast<A>(rows * (include_pad ? w.padded[o] : w.hi[o] - w.lo[o]));
+}
+
 template <class T>
 bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
@@ -236,7 +248,6 @@ bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   thread_local std::vector<A> acc, divisor;
   acc.resize(static_cast<std::size_t>(w.out));
   divisor.resize(static_cast<std::size_t>(w.out));
-  const bool include_pad = job.options.count_include_pad;
   for (int64_t oh = 0; oh < h.out; ++oh) {
     T* out = y + (plane * h.out + oh) * w.out;
     std::fill(acc.begin() + first, acc.begin() + last, A(0));
@@ -246,10 +257,7 @@ bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
           kernels::fold_sum(dst, row, window);
         });
     // The row's divisors first, so that the divisions run as one vector loop.
-    const int64_t rows = include_pad ? d.padded[0] * h.padded[oh] : h.hi[oh] - h.lo[oh];
-    for (int64_t o = first; o < last; ++o)
-      divisor[static_cast<std::size_t>(o)] =
-          static_cast<A>(rows * (include_pad ? w.padded[o] : w.hi[o] - w.lo[o]));
+    average_divisors(job, oh, first, last, divisor.data());
     for (int64_t o = first; o < last; ++o) {
       const auto i = static_cast<std::size_t>(o);
       out[o] = store<T>(acc[i] / divisor[i]);
@@ -301,13 +309,9 @@ bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
     for (int64_t oh = 0; oh < h.out; ++oh)
       kernels::fold_sum(acc.data() + oh * ld, base + oh * h.stride * pw, row);
   }
-  const bool include_pad = job.options.count_include_pad;
   divisor.resize(static_cast<std::size_t>(w.out));
   for (int64_t oh = 0; oh < h.out; ++oh) {
-    const int64_t rows = include_pad ? d.padded[0] * h.padded[oh] : h.hi[oh] - h.lo[oh];
-    for (int64_t o = 0; o < w.out; ++o)
-      divisor[static_cast<std::size_t>(o)] =
-          static_cast<float>(rows * (include_pad ? w.padded[o] : w.hi[o] - w.lo[o]));
+    average_divisors(job, oh, 0, w.out, divisor.data());
     float* out = y + (plane * h.out + oh) * w.out;
     const float* sums = acc.data() + oh * ld;
     for (int64_t o = 0; o < w.out; ++o) out[o] = sums[o] / divisor[static_cast<std::size_t>(o)];
