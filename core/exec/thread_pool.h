@@ -45,13 +45,16 @@ class ThreadPool {
     const RangeFn* fn = nullptr;
     int64_t n = 0, chunk = 1, chunks = 0;
     std::atomic<int64_t> next{0};
-    std::atomic<int> pending{0};  // workers still inside this job
+    std::atomic<int64_t> finished{0};  // chunks run (or skipped after a failure)
+    std::atomic<int> active{0};        // workers that took this job and have not let go of it
     std::exception_ptr error;
     std::atomic<bool> failed{false};
   };
 
   void worker_loop();
   void run_chunks(Job& job);
+  void wait_for_chunks(Job& job);
+  void retire(Job& job);
   void run_inline(int64_t n, const RangeFn& fn);
 
   int size_ = 1;
