@@ -8,15 +8,33 @@ namespace onnxtool::kernels {
 
 namespace detail {
 
+namespace {
+
+void fill_panel_row(float* dst, const float* src, const Im2colRun* runs, int count, int64_t width,
+                    int64_t panel) {
+  for (int i = 0; i < count; ++i)
+    for (int64_t j = 0; j < runs[i].n; ++j) dst[runs[i].dst + j] = src[runs[i].src + j];
+  for (int64_t j = width; j < panel; ++j) dst[j] = 0.0f;
+}
+
+}  // namespace
+
 #define IM2COL_FN(name) name##_generic
 #include "core/kernels/im2col_body.inc"
 #undef IM2COL_FN
 
 }  // namespace detail
 
+// Channels whose phase planes take about 128 KiB: with the rows they make, in L2.
+int64_t im2col_channels_per_pass(const PlaneWindow& w) {
+  constexpr int64_t kPassFloats = int64_t{32} << 10;
+  const int64_t plane = phase_planes_size(w);
+  return plane >= kPassFloats ? 1 : kPassFloats / plane;
+}
+
 int64_t im2col_packed_scratch(const PlaneWindow& w, int64_t p0, int64_t p1) {
   (void)p0, (void)p1;
-  return phase_planes_size(w);
+  return im2col_channels_per_pass(w) * phase_planes_size(w);
 }
 
 void im2col_packed(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,

@@ -13,6 +13,8 @@
 
 namespace onnxtool::kernels {
 
+// Channels im2col_packed copies into its scratch at a time.
+int64_t im2col_channels_per_pass(const PlaneWindow& w);
 // Floats of scratch im2col_packed needs for positions [p0, p1).
 int64_t im2col_packed_scratch(const PlaneWindow& w, int64_t p0, int64_t p1);
 

@@ -9,6 +9,12 @@
 
 namespace onnxtool::kernels::detail {
 
+// A stretch of positions along one output row, as im2col_body.inc copies them: from the tap's
+// source at offset `src` (oy * phase_w + ox) to column `dst` of a panel, `n` of them.
+struct Im2colRun {
+  int64_t src, dst, n;
+};
+
 void im2col_packed_generic(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
                            int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
 void im2col_packed_avx2(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,

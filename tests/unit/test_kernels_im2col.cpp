@@ -43,6 +43,10 @@ TEST_CASE("im2col into the packed layout: the input under each tap, where the la
       {{12, 11, 4, 5, 5, 3, 2, 2, 2, 1, 2, 0}, 2, 3, 19},
       {{1, 30, 1, 10, 1, 3, 1, 3, 1, 2, 0, 1}, 3, 0, 10},
       {{9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 0, 0}, 100, 0, 81},  // 100 x 1 rows: two row blocks
+      // Phase planes of 4 x 101 x 101 floats: one channel per pass.
+      {{200, 200, 100, 100, 3, 3, 2, 2, 1, 1, 1, 1}, 3, 0, 10000},
+      // 169 taps, past the table of tap offsets; 338 rows: two row blocks.
+      {{20, 20, 8, 8, 13, 13, 1, 1, 1, 1, 0, 0}, 2, 0, 64},
   };
   std::vector<Im2colFn> variants{kernels::detail::im2col_packed_generic};
 #if defined(__x86_64__)
@@ -65,7 +69,10 @@ TEST_CASE("im2col into the packed layout: the input under each tap, where the la
         std::vector<float> out(static_cast<std::size_t>(layout.size()), 99.0f);
         std::vector<float> scratch(
             static_cast<std::size_t>(kernels::im2col_packed_scratch(p, c.p0, c.p1)));
-        fn(p, x.data(), 0, c.channels, c.p0, c.p1, layout, out.data(), scratch.data());
+        // In two calls, as the threads share out a group's channels.
+        const int64_t split = c.channels / 2;
+        fn(p, x.data(), 0, split, c.p0, c.p1, layout, out.data(), scratch.data());
+        fn(p, x.data(), split, c.channels, c.p0, c.p1, layout, out.data(), scratch.data());
         int64_t wrong = 0;
         for (int64_t ch = 0; ch < c.channels; ++ch)
           for (int64_t k = 0; k < kernel; ++k)
