@@ -23,6 +23,24 @@ void fold_max(float* acc, const float* src, const RowWindow& w, bool seed) {
   }
 }
 
+void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, const RowWindow& w) {
+  int64_t o = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (avx2_element_kernels())
+    o = detail::max_rows_avx2(out, src, row_step, rows, w.n, w.stride, w.kernel, w.dilation);
+#endif
+  for (; o < w.n; ++o) {
+    const float* x = src + o * w.stride;
+    float best = x[0];
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t kw = r == 0 ? 1 : 0; kw < w.kernel; ++kw) {
+        const float v = x[r * row_step + kw * w.dilation];
+        best = v > best ? v : best;
+      }
+    out[o] = best;
+  }
+}
+
 void fold_sum(float* acc, const float* src, const RowWindow& w) {
   int64_t o = 0;
 #if defined(ONNXTOOL_X86_KERNELS)

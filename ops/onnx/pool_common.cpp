@@ -206,6 +206,21 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   const auto [first, last] = job.whole;
   if (d.out != 1 || d.in != 1 || last <= first) return false;
   const T* src = x + plane * h.in * w.in;
+  if constexpr (std::is_same_v<T, float>) {
+    // Float rows straight into the output, each output row in one call.
+    const kernels::RowWindow window{last - first, w.stride, w.kernel, w.dilation};
+    for (int64_t oh = 0; oh < h.out; ++oh) {
+      float* out = y + (plane * h.out + oh) * w.out + first;
+      const int64_t rows = h.hi[oh] - h.lo[oh];
+      if (rows == 0) {
+        std::fill(out, out + window.n, -std::numeric_limits<float>::infinity());
+        continue;
+      }
+      const float* row0 = src + (h.start[oh] + h.lo[oh] * h.dilation) * w.in + w.start[first];
+      kernels::max_rows(out, row0, h.dilation * w.in, rows, window);
+    }
+    return true;
+  }
   thread_local std::vector<A> acc;
   acc.resize(static_cast<std::size_t>(w.out));
   for (int64_t oh = 0; oh < h.out; ++oh) {

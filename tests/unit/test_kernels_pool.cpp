@@ -78,3 +78,30 @@ TEST_CASE("the pooling folds give the definition's bits, vector code or not") {
                                : 0));
           }
 }
+
+TEST_CASE("max_rows: the bits of fold_max row after row, in one pass, NaNs included") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-2, 2);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t n : {1, 7, 8, 9, 13, 17, 54})
+    for (int64_t stride : {1, 2, 3})
+      for (int64_t kernel : {1, 3})
+        for (int64_t dilation : {1, 2})
+          for (int64_t rows : {1, 2, 3}) {
+            const kernels::RowWindow w{n, stride, kernel, dilation};
+            const int64_t len = (n - 1) * stride + (kernel - 1) * dilation + 1;
+            const int64_t step = len + 5;  // rows of a wider plane
+            std::vector<float> src(static_cast<std::size_t>(rows * step));
+            for (auto& v : src) v = u(rng);
+            // A NaN in the first row (it seeds) and one in the last row.
+            src[static_cast<std::size_t>(len / 2)] = nan;
+            src[static_cast<std::size_t>((rows - 1) * step + len / 3)] = nan;
+            INFO("n=", n, " stride=", stride, " kernel=", kernel, " dilation=", dilation,
+                 " rows=", rows);
+            std::vector<float> want(static_cast<std::size_t>(n), 0.0f), got = want;
+            for (int64_t r = 0; r < rows; ++r)
+              max_definition(want.data(), &src[r * step], w, r == 0);
+            kernels::max_rows(got.data(), src.data(), step, rows, w);
+            CHECK(same_bits(got, want));
+          }
+}
