@@ -78,6 +78,9 @@ struct PlaneJob {
   int64_t* indices = nullptr;
   // Output columns [first, last) whose window is whole along the width (whole_columns).
   std::pair<int64_t, int64_t> whole{0, 0};
+  // A float AveragePool's divisors for a whole 2-D output plane (out_h x out_w), the same for
+  // every plane, worked out once per run (plane_divisors); null: row by row.
+  const float* divisors = nullptr;
 };
 
 template <class T>
@@ -326,12 +329,26 @@ bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
   }
   divisor.resize(static_cast<std::size_t>(w.out));
   for (int64_t oh = 0; oh < h.out; ++oh) {
-    average_divisors(job, oh, 0, w.out, divisor.data());
+    const float* divisors = job.divisors ? job.divisors + oh * w.out : divisor.data();
+    if (!job.divisors) average_divisors(job, oh, 0, w.out, divisor.data());
     float* out = y + (plane * h.out + oh) * w.out;
     const float* sums = acc.data() + oh * ld;
-    for (int64_t o = 0; o < w.out; ++o) out[o] = sums[o] / divisor[static_cast<std::size_t>(o)];
+    for (int64_t o = 0; o < w.out; ++o) out[o] = sums[o] / divisors[o];
   }
   return true;
+}
+
+// The divisors of every output of a 2-D plane (the depth axis of size 1), row after row, where
+// sum_plane_padded will use them: float AveragePools over small planes.
+std::vector<float> plane_divisors(const PlaneJob& job, DataType type) {
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  if (job.options.kind != PoolKind::average || type != DataType::float32 || d.out != 1 ||
+      d.in != 1 || h.in * w.in > kPaddedPlaneMax)
+    return {};
+  std::vector<float> divisors(static_cast<std::size_t>(h.out * w.out));
+  for (int64_t oh = 0; oh < h.out; ++oh)
+    average_divisors(job, oh, 0, w.out, divisors.data() + oh * w.out);
+  return divisors;
 }
 
 template <class T>
@@ -480,6 +497,9 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   const Geometry3 g = win.rank() <= 3 ? geometry3(win) : Geometry3{};
   job.g = &g;
   if (win.rank() <= 3) job.whole = whole_columns(g.axis[2]);
+  std::vector<float> divisors;
+  if (win.rank() <= 3 && planes > 1) divisors = plane_divisors(job, x.dtype());
+  if (!divisors.empty()) job.divisors = divisors.data();
   const bool narrow = x.dtype() == DataType::float16 || x.dtype() == DataType::bfloat16;
   if (narrow && win.rank() <= 3 && kind != PoolKind::lp) {
     // The float32 loops on the widened planes (one vector conversion each way): the same
