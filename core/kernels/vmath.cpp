@@ -126,4 +126,15 @@ void scale_f32(float* x, int64_t n, float s) {
   for (; i < n; ++i) x[i] = x[i] * s;
 }
 
+void affine_f32(const float* x, float a, float b, float* y, int64_t n, const Epilogue& activation) {
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code())
+    i = affine_avx2(x, a, b, y, n, static_cast<int>(activation.kind), activation.lo, activation.hi,
+                    activation.alpha);
+#endif
+  for (int64_t j = i; j < n; ++j) y[j] = a * x[j] + b;
+  activation.apply(y + i, n - i);
+}
+
 }  // namespace onnxtool::kernels

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "core/kernels/epilogue.h"
+
 namespace onnxtool::kernels {
 
 // y[i] = e^x[i]. Range reduction by n = round(x / ln 2) (ln 2 in two parts), a degree-7
@@ -30,5 +32,10 @@ float exp_shifted_sum_f32(const float* x, float shift, float* y, int64_t n);
 
 // x[i] *= s.
 void scale_f32(float* x, int64_t n, float s);
+
+// y[i] = activation(a * x[i] + b): the product rounded, then the sum (never one fused
+// multiply-add), then the activation's arithmetic (epilogue.h): a per-channel affine map such as
+// BatchNormalization's at inference, with its fused Relu or Clip. y may be x.
+void affine_f32(const float* x, float a, float b, float* y, int64_t n, const Epilogue& activation);
 
 }  // namespace onnxtool::kernels

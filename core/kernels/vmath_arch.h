@@ -35,5 +35,8 @@ int64_t max_lanes_avx2(const float* x, int64_t n, float* lanes);
 // The 8 partial sums of exp_shifted_sum_f32 over whole vectors into lanes[8] (seeded with 0).
 int64_t exp_shifted_lanes_avx2(const float* x, float shift, float* y, int64_t n, float* lanes);
 int64_t scale_avx2(float* x, int64_t n, float s);
+// affine_f32 over whole vectors; act: 0 none, 1 clamp to [lo, hi], 2 alpha times negatives.
+int64_t affine_avx2(const float* x, float a, float b, float* y, int64_t n, int act, float lo,
+                    float hi, float alpha);
 
 }  // namespace onnxtool::kernels::detail

@@ -96,4 +96,24 @@ int64_t scale_avx2(float* x, int64_t n, float s) {
   return done;
 }
 
+int64_t affine_avx2(const float* x, float a, float b, float* y, int64_t n, int act, float lo,
+                    float hi, float alpha) {
+  const int64_t done = n / 8 * 8;
+  const __m256 va = _mm256_set1_ps(a), vb = _mm256_set1_ps(b);
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi), valpha = _mm256_set1_ps(alpha);
+  const __m256 zero = _mm256_setzero_ps();
+  for (int64_t i = 0; i < done; i += 8) {
+    __m256 v = _mm256_add_ps(_mm256_mul_ps(va, _mm256_loadu_ps(x + i)), vb);
+    if (act == 1) {
+      // vmaxps/vminps give the second operand unless the first wins: x < lo ? lo : x keeps a
+      // NaN x, and so does y > hi ? hi : y.
+      v = _mm256_min_ps(vhi, _mm256_max_ps(vlo, v));
+    } else if (act == 2) {
+      v = _mm256_blendv_ps(v, _mm256_mul_ps(valpha, v), _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+    }
+    _mm256_storeu_ps(y + i, v);
+  }
+  return done;
+}
+
 }  // namespace onnxtool::kernels::detail

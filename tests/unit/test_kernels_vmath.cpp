@@ -128,3 +128,36 @@ TEST_CASE("erf_f32: within 4 ulp, odd, the same bits by vector and one by one, t
   CHECK(out[1] == -1.0f);
   CHECK(std::isnan(out[2]));
 }
+
+TEST_CASE("affine_f32: a product, a sum, then the activation, element by element's bits") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-3, 3);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  using Kind = kernels::Epilogue::Kind;
+  const kernels::Epilogue activations[] = {{},
+                                           {Kind::clamp, 0.0f, inf, 0.0f},
+                                           {Kind::clamp, -1.0f, 6.0f, 0.0f},
+                                           {Kind::leaky, 0, 0, 0.1f}};
+  for (int64_t n : {0, 1, 7, 8, 9, 31, 100})
+    for (const kernels::Epilogue& act : activations) {
+      std::vector<float> x(static_cast<std::size_t>(n));
+      for (auto& v : x) v = u(rng);
+      if (n > 3) x[3] = nan, x[1] = -0.0f;
+      if (n > 8) x[8] = -inf;
+      const float a = 1.37f, b = -0.21f;
+      std::vector<float> got(x.size());
+      kernels::affine_f32(x.data(), a, b, got.data(), n, act);
+      INFO("n=", n, " kind=", static_cast<int>(act.kind));
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        float want = a * x[i];  // rounded, then the sum: no fused multiply-add
+        want = want + b;
+        act.apply(&want, 1);
+        CHECK(same_bits(got[i], want));
+      }
+      // In place, as BatchNormalization may write it.
+      std::vector<float> inplace = x;
+      kernels::affine_f32(inplace.data(), a, b, inplace.data(), n, act);
+      CHECK(std::memcmp(inplace.data(), got.data(), got.size() * sizeof(float)) == 0);
+    }
+}
