@@ -29,6 +29,9 @@ using detail::kWinogradRun;
 #define ONNXTOOL_WINOGRAD_VARIANTS(what) nullptr, nullptr
 #endif
 
+// G of F(2x2, 3x3): U = G g G^T.
+constexpr double kG2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+
 // G of F(4x4, 3x3): U = G g G^T.
 constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
                              {-1.0 / 6, -1.0 / 6, -1.0 / 6},
@@ -53,11 +56,17 @@ Transform<Run> variant(Transform<Run> generic, Transform<Run> avx2, Transform<Ru
   return generic;
 }
 
-void input_run(const detail::InputRun& r) {
+void input_run(const detail::InputRun& r, int64_t tile) {
+  if (tile == kWinogradTile2)
+    return variant<detail::InputRun>(detail::winograd_input2_generic,
+                                     ONNXTOOL_WINOGRAD_VARIANTS(input2))(r);
   variant<detail::InputRun>(detail::winograd_input_generic, ONNXTOOL_WINOGRAD_VARIANTS(input))(r);
 }
 
-void output_run(const detail::OutputRun& r) {
+void output_run(const detail::OutputRun& r, int64_t tile) {
+  if (tile == kWinogradTile2)
+    return variant<detail::OutputRun>(detail::winograd_output2_generic,
+                                      ONNXTOOL_WINOGRAD_VARIANTS(output2))(r);
   variant<detail::OutputRun>(detail::winograd_output_generic,
                              ONNXTOOL_WINOGRAD_VARIANTS(output))(r);
 }
@@ -71,11 +80,11 @@ void for_each_run(int64_t t0, int64_t t1, Fn fn) {
 // The residual and activation on what one run wrote, one stretch of an output row at a time.
 void finish_run(const WinogradPlane& plane, int64_t first, int64_t n, const float* residual,
                 const Epilogue& activation, float* y) {
-  const int64_t tw = plane.tiles_w(), oh = plane.out_h, ow = plane.out_w;
+  const int64_t tw = plane.tiles_w(), oh = plane.out_h, ow = plane.out_w, m = plane.tile;
   for (int64_t t = first; t < first + n;) {
     const int64_t row = t / tw, col = t % tw, count = std::min(tw - col, first + n - t);
-    const int64_t ox0 = 4 * col, width = std::min(ow, 4 * (col + count)) - ox0;
-    for (int64_t oy = 4 * row; oy < std::min(oh, 4 * row + 4); ++oy) {
+    const int64_t ox0 = m * col, width = std::min(ow, m * (col + count)) - ox0;
+    for (int64_t oy = m * row; oy < std::min(oh, m * row + m); ++oy) {
       const int64_t at = oy * ow + ox0;
       activation.apply(y + at, width, residual ? residual + at : nullptr);
     }
@@ -96,20 +105,20 @@ bool winograd_enabled() {
 }
 
 WinogradFilter::WinogradFilter(int64_t out_channels, int64_t in_channels, const float* w,
-                               SimdLevel level)
-    : out_(out_channels), in_(in_channels) {
-  const int64_t pair = out_ * in_;
-  std::vector<float> u(static_cast<std::size_t>(kPositions * pair));
+                               SimdLevel level, int64_t tile)
+    : out_(out_channels), in_(in_channels), tile_(tile == kWinogradTile2 ? tile : kWinogradTile4) {
+  const int64_t pair = out_ * in_, positions = this->positions();
+  std::vector<float> u(static_cast<std::size_t>(positions * pair));
   double g[9], t[36];
   for (int64_t i = 0; i < pair; ++i) {
     for (int k = 0; k < 9; ++k) g[k] = w[i * 9 + k];
-    winograd_filter_reference(g, t);
-    for (int64_t xi = 0; xi < kPositions; ++xi)
+    winograd_filter_reference(g, t, tile_);
+    for (int64_t xi = 0; xi < positions; ++xi)
       u[static_cast<std::size_t>(xi * pair + i)] = static_cast<float>(t[xi]);
   }
   if (level != SimdLevel::scalar && out_ >= 2 && in_ > 0) {
-    packed_.reserve(kPositions);
-    for (int64_t xi = 0; xi < kPositions; ++xi)
+    packed_.reserve(static_cast<std::size_t>(positions));
+    for (int64_t xi = 0; xi < positions; ++xi)
       packed_.emplace_back(false, out_, in_, u.data() + xi * pair, in_, level);
     if (packed_.front().usable()) return;
     packed_.clear();
@@ -126,7 +135,7 @@ void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_
                               int64_t ldv, int64_t cols, float* m, int64_t m_xi_stride,
                               int64_t ldm) const {
   if (r1 <= r0 || cols <= 0) return;
-  for (int64_t xi = 0; xi < kPositions; ++xi) {
+  for (int64_t xi = 0; xi < positions(); ++xi) {
     if (!packed_.empty()) {
       PackedGemmArgs<float> g;
       g.a = &packed_[static_cast<std::size_t>(xi)];
@@ -161,7 +170,7 @@ void winograd_input(const WinogradPlane& plane, const float* x, int64_t c0, int6
     for_each_run(t0, t1, [&](int64_t first, int64_t n) {
       const detail::TileRun tiles{
           plane.in_h, plane.in_w, plane.tiles_w(), plane.pad_top, plane.pad_left, first, n};
-      input_run({x + c * plane_size, tiles, v + c * ldv + (first - t0), xi_stride});
+      input_run({x + c * plane_size, tiles, v + c * ldv + (first - t0), xi_stride}, plane.tile);
     });
 }
 
@@ -175,21 +184,32 @@ void winograd_output(const WinogradPlane& plane, const float* m, int64_t xi_stri
     const float* residual = finish.residual ? finish.residual + r * plane_size : nullptr;
     for_each_run(t0, t1, [&](int64_t first, int64_t n) {
       output_run({m + (r - r0) * ldm + (first - t0), xi_stride, plane.out_h, plane.out_w,
-                  plane.tiles_w(), first, n, bias, yr});
+                  plane.tiles_w(), first, n, bias, yr},
+                 plane.tile);
       if (residual || finish.activation)
         finish_run(plane, first, n, residual, finish.activation, yr);
     });
   }
 }
 
-void winograd_filter_reference(const double* g, double* u) {
-  double gg[6][3];  // G g
-  for (int a = 0; a < 6; ++a)
-    for (int j = 0; j < 3; ++j)
-      gg[a][j] = kG[a][0] * g[j] + kG[a][1] * g[3 + j] + kG[a][2] * g[6 + j];
-  for (int a = 0; a < 6; ++a)
-    for (int b = 0; b < 6; ++b)
-      u[6 * a + b] = gg[a][0] * kG[b][0] + gg[a][1] * kG[b][1] + gg[a][2] * kG[b][2];
+namespace {
+
+// U = G g G^T for G of R rows.
+template <int R>
+void filter_transform(const double (&G)[R][3], const double* g, double* u) {
+  double gg[R][3];  // G g
+  for (int a = 0; a < R; ++a)
+    for (int j = 0; j < 3; ++j) gg[a][j] = G[a][0] * g[j] + G[a][1] * g[3 + j] + G[a][2] * g[6 + j];
+  for (int a = 0; a < R; ++a)
+    for (int b = 0; b < R; ++b)
+      u[R * a + b] = gg[a][0] * G[b][0] + gg[a][1] * G[b][1] + gg[a][2] * G[b][2];
+}
+
+}  // namespace
+
+void winograd_filter_reference(const double* g, double* u, int64_t tile) {
+  if (tile == kWinogradTile2) return filter_transform(kG2, g, u);
+  filter_transform(kG, g, u);
 }
 
 }  // namespace onnxtool::kernels

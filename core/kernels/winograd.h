@@ -4,17 +4,20 @@
 // and output channel pair where the direct product takes 144, so a layer needs a quarter of the
 // multiply-adds. The price is rounding: the transforms scale values by up to 8 and sum them, so
 // results differ from the direct sum by a few units in the last place of the largest term (the
-// tests bound it against a float64 convolution).
+// tests bound it against a float64 convolution). F(2x2, 3x3), for planes too small for 4x4
+// tiles to pay: 2x2 tiles from 4x4 blocks, 16 multiplications for the direct path's 36, with
+// transforms of adds and subtractions only (closer to the direct sum).
 //
 // The steps, per image and group:
 //   U_xi = (G g G^T)_xi   for every filter g, once (WinogradFilter: 36 matrices out x in),
 //   V_xi = (B^T d B)_xi   for every input tile d and channel (winograd_input),
 //   M_xi = U_xi V_xi      36 matrix products (WinogradFilter::multiply),
 //   Y    = A^T M A        per tile and output channel (winograd_output),
-// with xi = 6 a + b indexing the 6x6 transformed positions. Every step has one order of
-// operations on every CPU: the transforms are fixed sequences of adds and multiplies (lanes run
-// over tiles, one tile each, compiled without contraction), and the products take gemm.h's
-// order. So the results do not change with the vector width or the thread count.
+// with xi = 6 a + b indexing the 6x6 transformed positions (for F(2x2, 3x3): 16, xi = 4 a + b).
+// Every step has one order of operations on every CPU: the transforms are fixed sequences of adds
+// and multiplies (lanes run over tiles, one tile each, compiled without contraction), and the
+// products take gemm.h's order. So the results do not change with the vector width or the thread
+// count.
 #pragma once
 
 #include <cstdint>
@@ -29,16 +32,25 @@ namespace onnxtool::kernels {
 // path, for comparing the two. Read once per process.
 bool winograd_enabled();
 
+// Outputs a tile has along each axis: 4 for F(4x4, 3x3), 2 for F(2x2, 3x3).
+constexpr int64_t kWinogradTile4 = 4;
+constexpr int64_t kWinogradTile2 = 2;
+
+// Transformed positions of a tile size: (tile + 2)^2.
+constexpr int64_t winograd_positions(int64_t tile) {
+  return (tile + 2) * (tile + 2);
+}
+
 // The transformed filters of one group: out_channels x in_channels x 3 x 3, as a Conv's W.
 class WinogradFilter {
  public:
-  static constexpr int64_t kPositions = 36;
-
   WinogradFilter() = default;
   WinogradFilter(int64_t out_channels, int64_t in_channels, const float* w,
-                 SimdLevel level = simd_level());
+                 SimdLevel level = simd_level(), int64_t tile = kWinogradTile4);
   int64_t out_channels() const { return out_; }
   int64_t in_channels() const { return in_; }
+  int64_t tile() const { return tile_; }
+  int64_t positions() const { return winograd_positions(tile_); }
   // Row blocks of multiply() start at a multiple of this.
   int64_t row_align() const { return packed_.empty() ? 1 : packed_.front().row_align(); }
   // Columns the products handle at full width (a register tile's width).
@@ -50,16 +62,17 @@ class WinogradFilter {
                 int64_t cols, float* m, int64_t m_xi_stride, int64_t ldm) const;
 
  private:
-  int64_t out_ = 0, in_ = 0;
+  int64_t out_ = 0, in_ = 0, tile_ = kWinogradTile4;
   std::vector<PackedA<float>> packed_;  // one per xi, where the SIMD products run
   std::vector<float> plain_;            // xi-major, out x in each, where they do not
 };
 
-// One image's plane geometry: a 3x3 window, stride 1, no dilation.
+// One image's plane geometry: a 3x3 window, stride 1, no dilation; and the tile size.
 struct WinogradPlane {
   int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0, pad_top = 0, pad_left = 0;
-  int64_t tiles_h() const { return (out_h + 3) / 4; }
-  int64_t tiles_w() const { return (out_w + 3) / 4; }
+  int64_t tile = kWinogradTile4;
+  int64_t tiles_h() const { return (out_h + tile - 1) / tile; }
+  int64_t tiles_w() const { return (out_w + tile - 1) / tile; }
   // Tiles are numbered row by row.
   int64_t tiles() const { return tiles_h() * tiles_w(); }
 };
@@ -86,7 +99,8 @@ void winograd_output(const WinogradPlane& plane, const float* m, int64_t xi_stri
                      int64_t r0, int64_t r1, int64_t t0, int64_t t1, const WinogradFinish& finish,
                      float* y);
 
-// The float64 filter transform, for tests: U (36 x 1) of one 3x3 filter, xi = 6 a + b.
-void winograd_filter_reference(const double* g, double* u);
+// The float64 filter transform, for tests: U (positions x 1) of one 3x3 filter, xi = 6 a + b
+// (tile 4) or 4 a + b (tile 2).
+void winograd_filter_reference(const double* g, double* u, int64_t tile = kWinogradTile4);
 
 }  // namespace onnxtool::kernels

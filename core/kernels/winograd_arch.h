@@ -13,8 +13,9 @@ namespace onnxtool::kernels::detail {
 constexpr int64_t kWinogradRun = 64;
 
 // The tiles of one image plane (h x w) that a run covers: tiles [first, first + n) in row-major
-// order over tiles_w tiles a row, n <= kWinogradRun. Tile t's 6x6 input block starts at row
-// 4 (t / tiles_w) - pad_top, column 4 (t % tiles_w) - pad_left; what lies outside the plane is
+// order over tiles_w tiles a row, n <= kWinogradRun. With M outputs a tile along each axis (4 for
+// F(4x4, 3x3), 2 for F(2x2, 3x3)), tile t's (M + 2) x (M + 2) input block starts at row
+// M (t / tiles_w) - pad_top, column M (t % tiles_w) - pad_left; what lies outside the plane is
 // zero.
 struct TileRun {
   int64_t h, w, tiles_w, pad_top, pad_left, first, n;
@@ -28,9 +29,9 @@ struct InputRun {
   int64_t xi_stride;
 };
 // Output transform of a run of tiles of one output channel: position xi of the run's tile j is
-// m[xi * xi_stride + j]. Tile t's 4x4 outputs, plus *bias when bias is not null, go to rows
-// 4 (t / tiles_w) .. + 3, columns 4 (t % tiles_w) .. + 3 of the plane y (out_h x out_w), as far
-// as they lie inside it.
+// m[xi * xi_stride + j]. Tile t's M x M outputs, plus *bias when bias is not null, go to rows
+// M (t / tiles_w) .., columns M (t % tiles_w) .. of the plane y (out_h x out_w), as far as they
+// lie inside it.
 struct OutputRun {
   const float* m;
   int64_t xi_stride;
@@ -39,11 +40,19 @@ struct OutputRun {
   float* y;
 };
 
+// F(4x4, 3x3): 36 positions.
 void winograd_input_generic(const InputRun& r);
 void winograd_output_generic(const OutputRun& r);
 void winograd_input_avx2(const InputRun& r);
 void winograd_output_avx2(const OutputRun& r);
 void winograd_input_avx512(const InputRun& r);
 void winograd_output_avx512(const OutputRun& r);
+// F(2x2, 3x3): 16 positions.
+void winograd_input2_generic(const InputRun& r);
+void winograd_output2_generic(const OutputRun& r);
+void winograd_input2_avx2(const InputRun& r);
+void winograd_output2_avx2(const OutputRun& r);
+void winograd_input2_avx512(const InputRun& r);
+void winograd_output2_avx512(const OutputRun& r);
 
 }  // namespace onnxtool::kernels::detail

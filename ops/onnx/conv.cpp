@@ -8,7 +8,8 @@
 // with its own single-threaded GEMM. A 1x1 convolution without padding or stride is the matrix
 // product on X itself; a depthwise convolution (one input channel per group) runs directly; a
 // stride-1 3x3 convolution with a constant float W takes Winograd's F(4x4, 3x3)
-// (core/kernels/winograd.h), a quarter of the multiply-adds.
+// (core/kernels/winograd.h), a quarter of the multiply-adds, or on planes too small for it
+// F(2x2, 3x3), four ninths.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -102,7 +103,8 @@ struct Operands {
   const std::vector<kernels::PackedA<F>>* packed = nullptr;
   kernels::Epilogue epilogue;
   const F* residual = nullptr;
-  // W transformed for Winograd's F(4x4, 3x3), one per group, when prepare chose it.
+  // W transformed for Winograd's F(4x4, 3x3) or F(2x2, 3x3), one per group, when prepare chose
+  // it.
   const std::vector<kernels::WinogradFilter>* winograd = nullptr;
 };
 
@@ -465,16 +467,17 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   }
 }
 
-// ---- Winograd F(4x4, 3x3) ----------------------------------------------------------------------
+// ---- Winograd F(4x4, 3x3) and F(2x2, 3x3) ------------------------------------------------------
 
 // Bytes of transformed input (36 x channels x tiles) one block of tiles may take, and of
 // products (36 x rows x tiles) one row chunk may: together about one core's L2.
 constexpr int64_t kWinogradInputBytes = int64_t{512} << 10;
 constexpr int64_t kWinogradProductBytes = int64_t{384} << 10;
 
-// A 2-D window's plane as the Winograd kernels take it (a 3x3 window, stride 1, undilated).
-kernels::WinogradPlane winograd_plane_of(const Window& w) {
-  return {w.in[0], w.in[1], w.out[0], w.out[1], w.pad_begin[0], w.pad_begin[1]};
+// A 2-D window's plane as the Winograd kernels take it (a 3x3 window, stride 1, undilated), in
+// tiles of `tile` outputs a side.
+kernels::WinogradPlane winograd_plane_of(const Window& w, int64_t tile) {
+  return {w.in[0], w.in[1], w.out[0], w.out[1], w.pad_begin[0], w.pad_begin[1], tile};
 }
 
 // How a Winograd convolution is cut: per image and group (an item), blocks of `block` tiles;
@@ -484,17 +487,17 @@ struct WinogradSplit {
 };
 
 WinogradSplit winograd_split(const kernels::WinogradFilter& f, int64_t tiles) {
-  constexpr int64_t kPositions = kernels::WinogradFilter::kPositions;
+  const int64_t positions = f.positions();
   const int64_t quantum = f.col_quantum(), align = f.row_align();
   WinogradSplit s;
   s.tiles = tiles;
-  const int64_t per_tile = kPositions * f.in_channels() * int64_t{sizeof(float)};
+  const int64_t per_tile = positions * f.in_channels() * int64_t{sizeof(float)};
   const int64_t fit =
       std::max<int64_t>(quantum, kWinogradInputBytes / per_tile / quantum * quantum);
   s.blocks = (tiles + fit - 1) / fit;
   s.block = even_piece(tiles, s.blocks, quantum);
   s.blocks = (tiles + s.block - 1) / s.block;
-  const int64_t per_row = kPositions * s.block * int64_t{sizeof(float)};
+  const int64_t per_row = positions * s.block * int64_t{sizeof(float)};
   const int64_t rows = std::max<int64_t>(align, kWinogradProductBytes / per_row / align * align);
   s.rows = std::min(f.out_channels(), rows);
   return s;
@@ -516,14 +519,14 @@ void winograd_rows(const kernels::WinogradFilter& f, const kernels::WinogradPlan
 
 void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float* x,
                    const Operands<float>& w, const float* b, float* y) {
-  constexpr int64_t kPositions = kernels::WinogradFilter::kPositions;
-  const kernels::WinogradPlane plane = winograd_plane_of(g.window);
-  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const std::vector<kernels::WinogradFilter>& filters = *w.winograd;
+  const int64_t positions = filters.front().positions();
+  const kernels::WinogradPlane plane = winograd_plane_of(g.window, filters.front().tile());
+  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const WinogradSplit split = winograd_split(filters.front(), plane.tiles());
   const int64_t items = g.batch * g.group, units = items * split.blocks;
-  const int64_t v_size = kPositions * cg * split.block;
-  const int64_t m_size = kPositions * split.rows * split.block;
+  const int64_t v_size = positions * cg * split.block;
+  const int64_t m_size = positions * split.rows * split.block;
   const int64_t threads = ctx.threads();
   // One unit: an item's block of tiles.
   struct Unit {
@@ -597,19 +600,32 @@ void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float*
 // channels below which the products are too thin.
 constexpr int64_t kWinogradMinInputChannels = 32;
 constexpr int64_t kWinogradMinOutputChannels = 8;
-// Tiles per image below which the transformed filters (four times W's bytes, streamed once per
-// image) cost more to read than the products save. Each element of U meets one column per tile:
-// at 16 tiles (a 14x14 plane) a ResNet-50 layer of 256 channels was 7 % slower than the direct
-// path, at 49 tiles (28x28) 30 % faster.
+// F(2x2, 3x3) saves less per product (16 multiplications for 36, not 36 for 144) for the same
+// transforms, so it needs deeper and taller products. Standalone layers on a 14x14 plane, two
+// threads: 96 -> 128, 128 -> 128, 160 -> 160 and 512 -> 512 channels were 11, 9, 18 and 37 %
+// faster than the direct path; 64 -> 128 even; 64 -> 64, 128 -> 64 and 128 -> 32 13-35 % slower.
+constexpr int64_t kWinograd2MinInputChannels = 64;
+constexpr int64_t kWinograd2MinOutputChannels = 128;
+// Tiles per image below which the transformed filters (four times W's bytes for F(4x4, 3x3),
+// streamed once per image) cost more to read than the products save. Each element of U meets one
+// column per tile: at 16 tiles (a 14x14 plane) a ResNet-50 layer of 256 channels was 7 % slower
+// than the direct path, at 49 tiles (28x28) 30 % faster.
 constexpr int64_t kWinogradMinTiles = 32;
+// The same for F(2x2, 3x3), whose U is 16/9 of W's bytes: planes too small for F(4x4, 3x3) with
+// at least this many 2x2 tiles (a 14x14 plane has 49).
+constexpr int64_t kWinogradMinTiles2 = 36;
 
-// Whether a convolution of this window takes the Winograd path: 2-D, 3x3, stride 1, undilated,
-// and planes of enough tiles.
-bool winograd_pays(const Window& win) {
-  if (win.rank() != 2) return false;
+// The Winograd tile a convolution of this window takes (0: none, the direct path): 2-D, 3x3,
+// stride 1, undilated, and planes of enough tiles.
+int64_t winograd_tile(const Window& win) {
+  if (win.rank() != 2) return 0;
   for (std::size_t a = 0; a < 2; ++a)
-    if (win.kernel[a] != 3 || win.stride[a] != 1 || win.dilation[a] != 1) return false;
-  return winograd_plane_of(win).tiles() >= kWinogradMinTiles;
+    if (win.kernel[a] != 3 || win.stride[a] != 1 || win.dilation[a] != 1) return 0;
+  if (winograd_plane_of(win, kernels::kWinogradTile4).tiles() >= kWinogradMinTiles)
+    return kernels::kWinogradTile4;
+  if (winograd_plane_of(win, kernels::kWinogradTile2).tiles() >= kWinogradMinTiles2)
+    return kernels::kWinogradTile2;
+  return 0;
 }
 
 // One input channel per group, up to 2 spatial dims: the depthwise path, not a product.
@@ -621,7 +637,9 @@ template <class F>
 void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, const Operands<F>& w,
                   const F* b, F* y) {
   if constexpr (std::is_same_v<F, float>) {
-    if (w.winograd && winograd_pays(g.window)) return conv_winograd(ctx, g, x, w, b, y);
+    // The tile W was transformed for, where this run's plane takes it.
+    if (w.winograd && winograd_tile(g.window) == w.winograd->front().tile())
+      return conv_winograd(ctx, g, x, w, b, y);
   }
   if (is_depthwise(g.in_channels / g.group, g.group, g.window.rank()))
     conv_depthwise(ctx, g, x, w, b, y);
@@ -643,7 +661,7 @@ struct ConvState {
   nn::ShapePlan<ConvGeometry> geometry;
   // A constant float W packed for the products, one matrix per group (empty: not packed).
   std::vector<kernels::PackedA<float>> packed_w;
-  // Or transformed for Winograd's F(4x4, 3x3), one per group (empty: not).
+  // Or transformed for Winograd's F(4x4, 3x3) or F(2x2, 3x3), one per group (empty: not).
   std::vector<kernels::WinogradFilter> winograd;
   kernels::Epilogue epilogue;   // from a fusion (core/exec/passes/fuse_epilogue.h)
   int64_t residual_input = -1;  // from a fusion (core/exec/passes/fuse_residual.h)
@@ -693,10 +711,10 @@ bool all_ones(const std::optional<std::vector<int64_t>>& v) {
   return !v || std::all_of(v->begin(), v->end(), [](int64_t e) { return e == 1; });
 }
 
-// Transforms a constant float 3x3 W for Winograd's F(4x4, 3x3) when the node has stride 1 and
-// no dilation and enough channels, and the run will take that path: where planning knows the
-// geometry, the same test conv_forward makes (winograd_pays), so that a W transformed is a W
-// used and every other constant W is packed.
+// Transforms a constant float 3x3 W for Winograd (the tile winograd_tile picks) when the node has
+// stride 1 and no dilation and enough channels, and the run will take that path: where planning
+// knows the geometry, the same test conv_forward makes (winograd_tile), so that a W transformed is
+// a W used and every other constant W is packed.
 void prepare_winograd(const PrepareContext& ctx, ConvState& s) {
   const Tensor* w = ctx.constant_tensor(1);
   if (s.w32) w = &*s.w32;
@@ -705,14 +723,20 @@ void prepare_winograd(const PrepareContext& ctx, ConvState& s) {
   const Shape& ws = w->shape();
   if (ws[2] != 3 || ws[3] != 3 || !all_ones(s.window.strides) || !all_ones(s.window.dilations))
     return;
-  if (const ConvGeometry* g = s.geometry.planned(); g && !winograd_pays(g->window)) return;
+  // Without a planned geometry (symbolic dims), F(4x4, 3x3), which larger planes take.
+  const ConvGeometry* planned = s.geometry.planned();
+  const int64_t tile = planned ? winograd_tile(planned->window) : kernels::kWinogradTile4;
+  if (tile == 0) return;
   const int64_t m = ws[0], group = s.group;
   if (group <= 0 || m % group != 0) return;
   const int64_t mg = m / group, cg = ws[1];
   if (mg < kWinogradMinOutputChannels || cg < kWinogradMinInputChannels) return;
+  if (tile == kernels::kWinogradTile2 &&
+      (mg < kWinograd2MinOutputChannels || cg < kWinograd2MinInputChannels))
+    return;
   const float* data = w->data<float>();
   for (int64_t grp = 0; grp < group; ++grp)
-    s.winograd.emplace_back(mg, cg, data + grp * mg * 9 * cg);
+    s.winograd.emplace_back(mg, cg, data + grp * mg * 9 * cg, kernels::simd_level(), tile);
 }
 
 // For the executor's fusion (core/registry/fusion.h): a per-channel y' = scale[c] * y +

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Winograd's F(4x4, 3x3) (core/kernels/winograd.h): close to a float64 convolution on every
-// plane shape and padding, and the same bits whatever the SIMD level, the blocks of tiles and the
-// chunks of output channels.
+// Winograd's F(4x4, 3x3) and F(2x2, 3x3) (core/kernels/winograd.h): close to a float64
+// convolution on every plane shape and padding, and the same bits whatever the SIMD level, the
+// blocks of tiles and the chunks of output channels.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -27,6 +27,12 @@ struct Case {
 kernels::WinogradPlane plane_of(int64_t h, int64_t w, int64_t top, int64_t left, int64_t bottom,
                                 int64_t right) {
   return {h, w, h + top + bottom - 2, w + left + right - 2, top, left};
+}
+
+// The same case in tiles of `tile` outputs a side.
+Case with_tile(Case k, int64_t tile) {
+  k.plane.tile = tile;
+  return k;
 }
 
 // The convolution in float64 (correlation, as ONNX's Conv), and next to it the sum of the
@@ -61,7 +67,7 @@ void reference(const Case& k, const std::vector<float>& x, const std::vector<flo
 std::vector<float> winograd(const Case& k, const kernels::WinogradFilter& f,
                             const std::vector<float>& x, const std::vector<float>& bias,
                             int64_t block, int64_t rows) {
-  constexpr int64_t kXi = kernels::WinogradFilter::kPositions;
+  const int64_t kXi = f.positions();
   const auto& p = k.plane;
   std::vector<float> y(static_cast<std::size_t>(k.m * p.out_h * p.out_w), -7.0f);
   std::vector<float> v(static_cast<std::size_t>(kXi * k.c * block));
@@ -92,48 +98,58 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-TEST_CASE("Winograd F(4x4, 3x3) is the convolution, up to rounding, on every plane and padding") {
+TEST_CASE(
+    "Winograd F(4x4, 3x3) and F(2x2, 3x3) are the convolution, up to rounding, on every "
+    "plane and padding") {
   std::mt19937 rng(11);
-  const Case cases[] = {
+  const Case planes[] = {
       {3, 2, plane_of(4, 4, 1, 1, 1, 1)},     {8, 8, plane_of(6, 6, 0, 0, 0, 0)},
       {5, 7, plane_of(13, 9, 0, 2, 1, 0)},    {16, 24, plane_of(17, 19, 1, 1, 1, 1)},
       {32, 16, plane_of(56, 9, 2, 0, 0, 2)},  {9, 40, plane_of(3, 40, 1, 1, 1, 1)},
       {64, 64, plane_of(28, 28, 1, 1, 1, 1)}, {7, 3, plane_of(1, 1, 2, 2, 2, 2)},
   };
-  for (const Case& k : cases) {
-    const auto& p = k.plane;
-    INFO("c=", k.c, " m=", k.m, " in=", p.in_h, "x", p.in_w, " out=", p.out_h, "x", p.out_w);
-    const auto x = random_values(k.c * p.in_h * p.in_w, rng);
-    const auto w = random_values(k.m * k.c * 9, rng);
-    const auto bias = random_values(k.m, rng);
-    std::vector<double> want, mag;
-    reference(k, x, w, bias, want, mag);
-    const kernels::WinogradFilter f(k.m, k.c, w.data());
-    const auto got = winograd(k, f, x, bias, 32, 16);
-    // F(4x4, 3x3) scales terms by up to 8 x 5 in its transforms and sums 36 products per
-    // output; the worst seen here is 2.4e-6 of the magnitude of the terms, the bound 2^-17
-    // (64 ulps of it). The direct sum's worst is about 7 times smaller.
-    double worst = 0;
-    for (std::size_t i = 0; i < want.size(); ++i)
-      worst = std::max(worst, std::fabs(got[i] - want[i]) / (mag[i] + 1e-30));
-    CHECK(worst < std::ldexp(1.0, -17));
-  }
+  // F(4x4, 3x3) scales terms by up to 8 x 5 in its transforms and sums 36 products per output;
+  // the worst seen here is 2.4e-6 of the magnitude of the terms, the bound 2^-17 (64 ulps of
+  // it). The direct sum's worst is about 7 times smaller. F(2x2, 3x3) only adds and halves: its
+  // worst seen is 2.2e-7, the bound 2^-20.
+  for (const int64_t tile : {kernels::kWinogradTile4, kernels::kWinogradTile2})
+    for (const Case& plane : planes) {
+      const Case k = with_tile(plane, tile);
+      const auto& p = k.plane;
+      INFO("tile=", tile, " c=", k.c, " m=", k.m, " in=", p.in_h, "x", p.in_w, " out=", p.out_h,
+           "x", p.out_w);
+      const auto x = random_values(k.c * p.in_h * p.in_w, rng);
+      const auto w = random_values(k.m * k.c * 9, rng);
+      const auto bias = random_values(k.m, rng);
+      std::vector<double> want, mag;
+      reference(k, x, w, bias, want, mag);
+      const kernels::WinogradFilter f(k.m, k.c, w.data(), kernels::simd_level(), tile);
+      // Chunks of rows start at the packed panels' rows (6 with AVX2, 8 with AVX-512).
+      const auto got = winograd(k, f, x, bias, 32, 16 / f.row_align() * f.row_align());
+      double worst = 0;
+      for (std::size_t i = 0; i < want.size(); ++i)
+        worst = std::max(worst, std::fabs(got[i] - want[i]) / (mag[i] + 1e-30));
+      CHECK(worst < std::ldexp(1.0, tile == kernels::kWinogradTile4 ? -17 : -20));
+    }
 }
 
 TEST_CASE("Winograd gives the same bits at every SIMD level, block of tiles and chunk of rows") {
   std::mt19937 rng(5);
-  const Case k{24, 40, plane_of(30, 23, 1, 1, 1, 1)};
-  const auto x = random_values(k.c * k.plane.in_h * k.plane.in_w, rng);
-  const auto w = random_values(k.m * k.c * 9, rng);
-  const auto bias = random_values(k.m, rng);
-  const kernels::WinogradFilter simd(k.m, k.c, w.data());
-  const kernels::WinogradFilter scalar(k.m, k.c, w.data(), kernels::SimdLevel::scalar);
-  const int64_t align = simd.row_align();
-  const auto base = winograd(k, simd, x, bias, 64, 40);
-  CHECK(same_bits(base, winograd(k, scalar, x, bias, 64, 40)));
-  CHECK(same_bits(base, winograd(k, simd, x, bias, 16, align)));
-  CHECK(same_bits(base, winograd(k, simd, x, bias, 48, 3 * align)));
-  CHECK(same_bits(base, winograd(k, scalar, x, bias, 7, 5)));
+  for (const int64_t tile : {kernels::kWinogradTile4, kernels::kWinogradTile2}) {
+    INFO("tile=", tile);
+    const Case k = with_tile({24, 40, plane_of(30, 23, 1, 1, 1, 1)}, tile);
+    const auto x = random_values(k.c * k.plane.in_h * k.plane.in_w, rng);
+    const auto w = random_values(k.m * k.c * 9, rng);
+    const auto bias = random_values(k.m, rng);
+    const kernels::WinogradFilter simd(k.m, k.c, w.data(), kernels::simd_level(), tile);
+    const kernels::WinogradFilter scalar(k.m, k.c, w.data(), kernels::SimdLevel::scalar, tile);
+    const int64_t align = simd.row_align();
+    const auto base = winograd(k, simd, x, bias, 64, 40);
+    CHECK(same_bits(base, winograd(k, scalar, x, bias, 64, 40)));
+    CHECK(same_bits(base, winograd(k, simd, x, bias, 16, align)));
+    CHECK(same_bits(base, winograd(k, simd, x, bias, 48, 3 * align)));
+    CHECK(same_bits(base, winograd(k, scalar, x, bias, 7, 5)));
+  }
 }
 
 TEST_CASE("the Winograd transforms' SIMD variants give the generic code's bits") {
@@ -147,45 +163,59 @@ TEST_CASE("the Winograd transforms' SIMD variants give the generic code's bits")
   const float bias = 0.25f;
   using InputFn = void (*)(const InputRun&);
   using OutputFn = void (*)(const OutputRun&);
-  std::vector<std::pair<InputFn, OutputFn>> variants;
+  // Per tile size: its positions, the generic transforms and the SIMD ones this CPU runs.
+  struct Transforms {
+    int64_t positions;
+    InputFn input;
+    OutputFn output;
+    std::vector<std::pair<InputFn, OutputFn>> variants;
+  };
+  std::vector<Transforms> kinds{{36, winograd_input_generic, winograd_output_generic, {}},
+                                {16, winograd_input2_generic, winograd_output2_generic, {}}};
 #if defined(__x86_64__)
   const auto cpu = kernels::cpu_simd_level();
-  if (cpu >= kernels::SimdLevel::avx2)
-    variants.emplace_back(winograd_input_avx2, winograd_output_avx2);
-  if (cpu >= kernels::SimdLevel::avx512)
-    variants.emplace_back(winograd_input_avx512, winograd_output_avx512);
+  if (cpu >= kernels::SimdLevel::avx2) {
+    kinds[0].variants.emplace_back(winograd_input_avx2, winograd_output_avx2);
+    kinds[1].variants.emplace_back(winograd_input2_avx2, winograd_output2_avx2);
+  }
+  if (cpu >= kernels::SimdLevel::avx512) {
+    kinds[0].variants.emplace_back(winograd_input_avx512, winograd_output_avx512);
+    kinds[1].variants.emplace_back(winograd_input2_avx512, winograd_output2_avx512);
+  }
 #endif
-  if (variants.empty()) MESSAGE("no SIMD variant runs on this CPU: only the generic code checked");
-  for (const int64_t pad : {0, 1, 2})
-    for (const int64_t first : {0, 5, 30})
-      for (const int64_t count : {int64_t{1}, int64_t{9}, kWinogradRun - first}) {
-        INFO("pad=", pad, " first=", first, " n=", count);
-        const TileRun tiles{h, w, tiles_w, pad, 2 - pad, first, count};
-        std::vector<float> want_v(static_cast<std::size_t>(36 * stride));
-        std::vector<float> want_y(static_cast<std::size_t>(out_h * out_w), -1.0f);
-        winograd_input_generic({plane.data(), tiles, want_v.data(), stride});
-        const OutputRun out{m.data(), stride, out_h,   out_w,        tiles_w,
-                            first,    count,  nullptr, want_y.data()};
-        winograd_output_generic(out);
-        auto with_bias = out;
-        with_bias.bias = &bias;
-        std::vector<float> want_b(want_y.size(), -1.0f);
-        with_bias.y = want_b.data();
-        winograd_output_generic(with_bias);
-        for (const auto& [input, output] : variants) {
-          std::vector<float> v(want_v.size()), y(want_y.size(), -1.0f), yb(y);
-          input({plane.data(), tiles, v.data(), stride});
-          for (int64_t xi = 0; xi < 36; ++xi)
-            CHECK(std::memcmp(v.data() + xi * stride, want_v.data() + xi * stride,
-                              static_cast<std::size_t>(count) * sizeof(float)) == 0);
-          auto run = out;
-          run.y = y.data();
-          output(run);
-          CHECK(same_bits(y, want_y));
-          run.bias = &bias;
-          run.y = yb.data();
-          output(run);
-          CHECK(same_bits(yb, want_b));
+  if (kinds[0].variants.empty())
+    MESSAGE("no SIMD variant runs on this CPU: only the generic code checked");
+  for (const Transforms& kind : kinds)
+    for (const int64_t pad : {0, 1, 2})
+      for (const int64_t first : {0, 5, 30})
+        for (const int64_t count : {int64_t{1}, int64_t{9}, kWinogradRun - first}) {
+          INFO("positions=", kind.positions, " pad=", pad, " first=", first, " n=", count);
+          const TileRun tiles{h, w, tiles_w, pad, 2 - pad, first, count};
+          std::vector<float> want_v(static_cast<std::size_t>(kind.positions * stride));
+          std::vector<float> want_y(static_cast<std::size_t>(out_h * out_w), -1.0f);
+          kind.input({plane.data(), tiles, want_v.data(), stride});
+          const OutputRun out{m.data(), stride, out_h,   out_w,        tiles_w,
+                              first,    count,  nullptr, want_y.data()};
+          kind.output(out);
+          auto with_bias = out;
+          with_bias.bias = &bias;
+          std::vector<float> want_b(want_y.size(), -1.0f);
+          with_bias.y = want_b.data();
+          kind.output(with_bias);
+          for (const auto& [input, output] : kind.variants) {
+            std::vector<float> v(want_v.size()), y(want_y.size(), -1.0f), yb(y);
+            input({plane.data(), tiles, v.data(), stride});
+            for (int64_t xi = 0; xi < kind.positions; ++xi)
+              CHECK(std::memcmp(v.data() + xi * stride, want_v.data() + xi * stride,
+                                static_cast<std::size_t>(count) * sizeof(float)) == 0);
+            auto run = out;
+            run.y = y.data();
+            output(run);
+            CHECK(same_bits(y, want_y));
+            run.bias = &bias;
+            run.y = yb.data();
+            output(run);
+            CHECK(same_bits(yb, want_b));
+          }
         }
-      }
 }
