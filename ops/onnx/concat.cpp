@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // Concat: the ai.onnx operator.
-#include <algorithm>
-#include <cstddef>
-#include <cstring>
-#include <vector>
-
 #include "core/infer/helpers.h"
 #include "ops/onnx/tensor_common.h"
 
@@ -75,63 +70,6 @@ void infer_concat(InferContext& ctx) {
   if (all_known) concat_values(ctx, out);
 }
 
-// A few large blocks (the channel blocks of a batch-1 CNN's concatenations) go out to the
-// threads in pieces of about this many bytes, so that the copies of one node run on every
-// thread rather than one input at a time on one.
-constexpr std::size_t kConcatPieceBytes = std::size_t{64} << 10;
-// Blocks (inputs times the rows before the axis) up to which they are listed as pieces;
-// beyond, the rows are short and strided_copy walks them.
-constexpr int64_t kConcatMaxBlocks = 64;
-
-struct CopyPiece {
-  const std::byte* src;
-  std::byte* dst;
-  std::size_t bytes;
-};
-
-// Appends the copy of `bytes` from src to dst as pieces of at most kConcatPieceBytes.
-void add_pieces(const std::byte* src, std::byte* dst, std::size_t bytes,
-                std::vector<CopyPiece>& pieces) {
-  const std::size_t count = std::max<std::size_t>(1, bytes / kConcatPieceBytes);
-  const std::size_t step = (bytes + count - 1) / count;
-  for (std::size_t at = 0; at < bytes; at += step)
-    pieces.push_back({src + at, dst + at, std::min(step, bytes - at)});
-}
-
-// Each input's rows (the dims before axis) as pieces copied across the threads; false when
-// the input has too many rows or strings, for the strided copies.
-bool concat_in_pieces(KernelContext& ctx, std::size_t axis, int64_t outer, int64_t inner,
-                      int64_t row, Tensor& y) {
-  if (y.dtype() == DataType::string ||
-      outer * static_cast<int64_t>(ctx.num_inputs()) > kConcatMaxBlocks)
-    return false;
-  const std::size_t w = elem_width(y.dtype());
-  std::vector<CopyPiece> pieces;
-  std::byte* out = y.mutable_raw();
-  int64_t at = 0;
-  for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
-    const Tensor& x = ctx.input(i);
-    const int64_t block = x.shape()[axis] * inner;
-    for (int64_t o = 0; o < outer; ++o)
-      add_pieces(x.raw() + static_cast<std::size_t>(o * block) * w,
-                 out + static_cast<std::size_t>(o * row + at) * w,
-                 static_cast<std::size_t>(block) * w, pieces);
-    at += block;
-  }
-  auto copy = [&](int64_t lo, int64_t hi) {
-    for (int64_t p = lo; p < hi; ++p) {
-      const CopyPiece& c = pieces[static_cast<std::size_t>(p)];
-      std::memcpy(c.dst, c.src, c.bytes);
-    }
-  };
-  const auto n = static_cast<int64_t>(pieces.size());
-  if (n > 1)
-    ctx.parallel_for(n, 1, copy);
-  else
-    copy(0, n);
-  return true;
-}
-
 // Each input is one strided copy into its place: rows of the dims before axis, each row the
 // input's block (its axis dim times the inner dims).
 void concat_kernel(KernelContext& ctx) {
@@ -158,7 +96,6 @@ void concat_kernel(KernelContext& ctx) {
   Tensor& y = ctx.output_uninitialized(0, first.dtype(), out);
   const int64_t outer = shape_product(out, 0, axis), inner = shape_product(out, axis + 1);
   const int64_t row = out[axis] * inner;
-  if (y.numel() == 0 || concat_in_pieces(ctx, axis, outer, inner, row, y)) return;
   int64_t at = 0;
   for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
     const Tensor& x = ctx.input(i);

@@ -145,6 +145,31 @@ void walk_rows(const CopyPlan& p, int64_t src0, int64_t dst0, int64_t begin, int
 constexpr int64_t kParallelBytes = int64_t{1}
                                    << 18;  // below this, threads cost more than they save
 constexpr int64_t kChunkBytes = int64_t{1} << 15;
+// Contiguous rows copied in pieces of about this many bytes when they are too few to keep the
+// threads busy one row each (a batch-1 Concat's channel blocks, a Split's parts).
+constexpr int64_t kPieceBytes = int64_t{1} << 16;
+
+// A contiguous copy of few long rows: each row cut into pieces, all shared out at once.
+// Returns false where rows alone spread well enough, or the copy is too small to split.
+bool copy_row_pieces(const CopyPlan& p, int64_t src0, int64_t dst0, int64_t rows, int64_t inner,
+                     std::size_t w, const std::byte* s, std::byte* d, const KernelContext* ctx) {
+  const int64_t row_bytes = inner * static_cast<int64_t>(w);
+  if (!ctx || ctx->threads() <= 1 || rows >= 2 * ctx->threads() ||
+      rows * row_bytes < kParallelBytes || row_bytes < 2 * kPieceBytes)
+    return false;
+  const int64_t pieces = row_bytes / kPieceBytes;
+  const auto iw = static_cast<int64_t>(w);
+  ctx->parallel_for(rows * pieces, 1, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t row = t / pieces, k = t % pieces;
+      const int64_t e0 = k * inner / pieces, e1 = (k + 1) * inner / pieces;
+      walk_rows(p, src0, dst0, row, row + 1, [&](int64_t so, int64_t dso) {
+        std::memcpy(d + (dso + e0) * iw, s + (so + e0) * iw, static_cast<std::size_t>(e1 - e0) * w);
+      });
+    }
+  });
+  return true;
+}
 
 }  // namespace
 
@@ -182,6 +207,7 @@ void strided_copy(const Tensor& src, const Layout& from, Tensor& dst, const Layo
   const auto iw = static_cast<int64_t>(w);
   const RunFn run = run_for_width(w);
   const bool contiguous = ss == 1 && ds == 1;
+  if (contiguous && copy_row_pieces(p, from.offset, to.offset, rows, inner, w, s, d, ctx)) return;
   parallel_rows(ctx, rows, inner * iw, [&](int64_t b, int64_t e) {
     walk_rows(p, from.offset, to.offset, b, e, [&](int64_t so, int64_t dso) {
       if (contiguous)

@@ -106,6 +106,10 @@ TEST_CASE("the hot data-movement kernels give the same bytes on one thread and o
   check_threads_agree({"Transpose", {big}, "perm = [0, 2, 3, 1]"});
   check_threads_agree({"Transpose", {big}, ""});
   check_threads_agree({"Concat", {big, big}, "axis = 2"});
+  // Batch 1 along the channels: one long row per input, copied in pieces across the threads.
+  const Tensor image = random_tensor(DataType::float32, {1, 64, 48, 40}, rng);
+  check_threads_agree(
+      {"Concat", {image, random_tensor(DataType::float32, {1, 40, 48, 40}, rng)}, "axis = 1"});
   check_threads_agree({"Gather", {big, idx}, "axis = 1"});
   check_threads_agree({"Slice",
                        {big, make<int64_t>({2}, {1, -1}), make<int64_t>({2}, {60, 0}),
