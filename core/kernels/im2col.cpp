@@ -12,9 +12,7 @@ namespace {
 
 void fill_panel_row(float* dst, const float* src, const Im2colRun* runs, int count, int64_t width,
                     int64_t panel) {
-  for (int i = 0; i < count; ++i)
-    for (int64_t j = 0; j < runs[i].n; ++j) dst[runs[i].dst + j] = src[runs[i].src + j];
-  for (int64_t j = width; j < panel; ++j) dst[j] = 0.0f;
+  fill_panel_row_plain(dst, src, runs, count, width, panel);
 }
 
 }  // namespace

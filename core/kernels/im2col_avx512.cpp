@@ -8,13 +8,6 @@ namespace onnxtool::kernels::detail {
 
 namespace {
 
-void fill_panel_row_plain(float* dst, const float* src, const Im2colRun* runs, int count,
-                          int64_t width, int64_t panel) {
-  for (int i = 0; i < count; ++i)
-    for (int64_t j = 0; j < runs[i].n; ++j) dst[runs[i].dst + j] = src[runs[i].src + j];
-  for (int64_t j = width; j < panel; ++j) dst[j] = 0.0f;
-}
-
 // A 32-column panel row (this level's panels) is put together in two registers, each run
 // expanded into its lanes, and stored whole: full-line stores, where masked stores of short
 // runs (14 positions of a 14x14 plane) stalled on the memory they only partly wrote.
