@@ -78,8 +78,9 @@ struct PlaneJob {
   int64_t* indices = nullptr;
   // Output columns [first, last) whose window is whole along the width (whole_columns).
   std::pair<int64_t, int64_t> whole{0, 0};
-  // A float AveragePool's divisors for a whole 2-D output plane (out_h x out_w), the same for
-  // every plane, worked out once per run (plane_divisors); null: row by row.
+  // A float AveragePool's divisors for a whole small 2-D output plane (out_h x out_w), the same
+  // for every plane, worked out once per run (plane_divisors); set exactly where
+  // sum_plane_padded applies.
   const float* divisors = nullptr;
 };
 
@@ -299,15 +300,13 @@ constexpr int64_t kPaddedPlaneMax = int64_t{1} << 16;
 // width). The zeros change no bit: the sums start at +0, so none is -0, and x + 0 == x for
 // every other x, NaN and infinities included. The divisors are those of the unpadded windows.
 bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float* y) {
-  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
-  if (job.options.kind != PoolKind::average || d.out != 1 || d.in != 1 ||
-      h.in * w.in > kPaddedPlaneMax)
-    return false;
+  const AxisWindows &h = job.g->axis[1], &w = job.g->axis[2];
+  if (!job.divisors) return false;  // not a small 2-D average plane
   const auto [top, bottom] = reach(h);
   const auto [left, right] = reach(w);
   if (top + bottom + left + right == 0) return false;  // the row loops need no edges
   const int64_t ph = top + h.in + bottom, pw = left + w.in + right;
-  thread_local std::vector<float> padded, acc, divisor;
+  thread_local std::vector<float> padded, acc;
   padded.assign(static_cast<std::size_t>(ph * pw), 0.0f);
   const float* src = x + plane * h.in * w.in;
   for (int64_t r = 0; r < h.in; ++r)
@@ -327,10 +326,8 @@ bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
     for (int64_t oh = 0; oh < h.out; ++oh)
       kernels::fold_sum(acc.data() + oh * ld, base + oh * h.stride * pw, row);
   }
-  divisor.resize(static_cast<std::size_t>(w.out));
   for (int64_t oh = 0; oh < h.out; ++oh) {
-    const float* divisors = job.divisors ? job.divisors + oh * w.out : divisor.data();
-    if (!job.divisors) average_divisors(job, oh, 0, w.out, divisor.data());
+    const float* divisors = job.divisors + oh * w.out;
     float* out = y + (plane * h.out + oh) * w.out;
     const float* sums = acc.data() + oh * ld;
     for (int64_t o = 0; o < w.out; ++o) out[o] = sums[o] / divisors[o];
@@ -338,12 +335,14 @@ bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
   return true;
 }
 
-// The divisors of every output of a 2-D plane (the depth axis of size 1), row after row, where
-// sum_plane_padded will use them: float AveragePools over small planes.
+// The divisors of every output of a small 2-D plane (the depth axis of size 1), row after row,
+// for sum_plane_padded: AveragePools of float32 and of the types widened to it; else none.
 std::vector<float> plane_divisors(const PlaneJob& job, DataType type) {
   const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
-  if (job.options.kind != PoolKind::average || type != DataType::float32 || d.out != 1 ||
-      d.in != 1 || h.in * w.in > kPaddedPlaneMax)
+  const bool float_planes =
+      type == DataType::float32 || type == DataType::float16 || type == DataType::bfloat16;
+  if (job.options.kind != PoolKind::average || !float_planes || d.out != 1 || d.in != 1 ||
+      h.in * w.in > kPaddedPlaneMax)
     return {};
   std::vector<float> divisors(static_cast<std::size_t>(h.out * w.out));
   for (int64_t oh = 0; oh < h.out; ++oh)
@@ -498,7 +497,7 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   job.g = &g;
   if (win.rank() <= 3) job.whole = whole_columns(g.axis[2]);
   std::vector<float> divisors;
-  if (win.rank() <= 3 && planes > 1) divisors = plane_divisors(job, x.dtype());
+  if (win.rank() <= 3) divisors = plane_divisors(job, x.dtype());
   if (!divisors.empty()) job.divisors = divisors.data();
   const bool narrow = x.dtype() == DataType::float16 || x.dtype() == DataType::bfloat16;
   if (narrow && win.rank() <= 3 && kind != PoolKind::lp) {
