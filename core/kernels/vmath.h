@@ -34,8 +34,8 @@ float exp_shifted_sum_f32(const float* x, float shift, float* y, int64_t n);
 void scale_f32(float* x, int64_t n, float s);
 
 // y[i] = activation(a * x[i] + b): the product rounded, then the sum (never one fused
-// multiply-add), then the activation's arithmetic (epilogue.h): a per-channel affine map such as
-// BatchNormalization's at inference, with its fused Relu or Clip. y may be x.
+// multiply-add), then the activation's arithmetic (epilogue.h): one channel of a normalisation
+// at inference, with the activation fused into it. y may be x.
 void affine_f32(const float* x, float a, float b, float* y, int64_t n, const Epilogue& activation);
 
 }  // namespace onnxtool::kernels
