@@ -6,23 +6,6 @@
 
 namespace onnxtool::kernels {
 
-void fold_max(float* acc, const float* src, const RowWindow& w, bool seed) {
-  int64_t o = 0;
-#if defined(ONNXTOOL_X86_KERNELS)
-  if (avx2_element_kernels())
-    o = detail::fold_max_avx2(acc, src, w.n, w.stride, w.kernel, w.dilation, seed);
-#endif
-  for (; o < w.n; ++o) {
-    const float* x = src + o * w.stride;
-    float best = acc[o];
-    for (int64_t kw = 0; kw < w.kernel; ++kw) {
-      const float v = x[kw * w.dilation];
-      best = seed && kw == 0 ? v : (v > best ? v : best);
-    }
-    acc[o] = best;
-  }
-}
-
 void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, const RowWindow& w) {
   int64_t o = 0;
 #if defined(ONNXTOOL_X86_KERNELS)

@@ -14,12 +14,10 @@ struct RowWindow {
   int64_t stride = 1, kernel = 1, dilation = 1;
 };
 
-// For each v in order: acc[o] = seed && first v ? v : (v > acc[o] ? v : acc[o]). A NaN already
-// in acc stays, a NaN value is passed over (as MaxPool's reference loop does).
-void fold_max(float* acc, const float* src, const RowWindow& w, bool seed);
-// out[o] = the maximum over `rows` window rows (row r at src + r * row_step, rows >= 1), each
-// folded as fold_max folds it, the first row seeding: one output row of a 2-D MaxPool, in
-// registers, with the bits of fold_max row after row.
+// out[o] = the maximum over `rows` window rows (row r at src + r * row_step, rows >= 1): their
+// values v in order (row, then src[o * stride + kw * dilation] for kw in [0, kernel)), the first
+// seeding, then best = v > best ? v : best. A NaN first value stays, a later NaN is passed over
+// (as MaxPool's reference loop does). One output row of a 2-D MaxPool, in registers.
 void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, const RowWindow& w);
 // For each v in order: acc[o] = acc[o] + v.
 void fold_sum(float* acc, const float* src, const RowWindow& w);

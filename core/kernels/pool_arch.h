@@ -9,8 +9,6 @@
 
 namespace onnxtool::kernels::detail {
 
-int64_t fold_max_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
-                      int64_t dilation, bool seed);
 int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                       int64_t stride, int64_t kernel, int64_t dilation);
 int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,

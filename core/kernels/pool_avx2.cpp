@@ -38,27 +38,13 @@ __m256 window_max(const float* src, int64_t stride, int64_t kernel, int64_t dila
 
 }  // namespace
 
-int64_t fold_max_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
-                      int64_t dilation, bool seed) {
-  const int64_t span = vector_span(n, stride);
-  if (span < 8) return 0;
-  for (int64_t o = 0;; o += 8) {
-    // The last vector ends at the span's end; it may fold positions the one before did: a
-    // maximum does not change when a value is folded in again.
-    if (o + 8 > span) o = span - 8;
-    _mm256_storeu_ps(acc + o, window_max(src + o * stride, stride, kernel, dilation,
-                                         _mm256_loadu_ps(acc + o), seed));
-    if (o + 8 == span) return span;
-  }
-}
-
 int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                       int64_t stride, int64_t kernel, int64_t dilation) {
   const int64_t span = vector_span(n, stride);
   if (span < 8) return 0;
   for (int64_t o = 0;; o += 8) {
-    // As in fold_max_avx2, the last vector ends at the span's end, recomputing a few positions
-    // (with the same values).
+    // The last vector ends at the span's end, recomputing a few positions (a maximum does not
+    // change when a value is folded in again).
     if (o + 8 > span) o = span - 8;
     const float* at = src + o * stride;
     __m256 best = window_max(at, stride, kernel, dilation, _mm256_setzero_ps(), true);

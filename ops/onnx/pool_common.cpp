@@ -178,7 +178,8 @@ std::pair<int64_t, int64_t> whole_columns(const AxisWindows& w) {
 
 // fold(acc, v, first) over window rows [h.lo, h.hi) of output row oh into acc[first, last);
 // float rows go through `fold_floats(out, row, window, seed)` (core/kernels/pool.h), which takes
-// a window row's values in the same order and gives the same bits.
+// a window row's values in the same order and gives the same bits (nullptr: none; float
+// MaxPool rows take kernels::max_rows instead).
 template <class T, class A, class Fold, class FloatFold>
 void fold_rows(const AxisWindows& h, const AxisWindows& w, int64_t oh, const T* src, int64_t first,
                int64_t last, A* acc, const Fold& fold, const FloatFold& fold_floats) {
@@ -187,7 +188,8 @@ void fold_rows(const AxisWindows& h, const AxisWindows& w, int64_t oh, const T* 
   for (int64_t kh = h.lo[oh]; kh < h.hi[oh]; ++kh) {
     const T* row = src + (h.start[oh] + kh * h.dilation) * w.in + w.start[first];
     A* out = acc + first;
-    if constexpr (std::is_same_v<T, float> && std::is_same_v<A, float>) {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<A, float> &&
+                  !std::is_null_pointer_v<FloatFold>) {
       fold_floats(out, row, kernels::RowWindow{n, step, w.kernel, w.dilation}, seed);
       seed = false;
       continue;
@@ -234,10 +236,7 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
     } else {
       fold_rows(
           h, w, oh, src, first, last, acc.data(),
-          [](A best, A v, bool seed) { return seed ? v : (v > best ? v : best); },
-          [](float* dst, const float* row, const kernels::RowWindow& window, bool seed) {
-            kernels::fold_max(dst, row, window, seed);
-          });
+          [](A best, A v, bool seed) { return seed ? v : (v > best ? v : best); }, nullptr);
     }
     for (int64_t o = first; o < last; ++o) out[o] = store<T>(acc[static_cast<std::size_t>(o)]);
   }

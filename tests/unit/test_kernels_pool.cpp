@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The pooling folds (core/kernels/pool.h): the AVX2 code, with the scalar finish pool.cpp adds,
+// The pooling rows (core/kernels/pool.h): the AVX2 code, with the scalar finish pool.cpp adds,
 // gives the definition's bits on every stride, window and row length, NaNs included.
 #include <doctest/doctest.h>
 
@@ -36,50 +36,49 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-TEST_CASE("the pooling folds give the definition's bits, vector code or not") {
+TEST_CASE("the pooling rows give the definition's bits, vector code or not") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-2, 2);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int64_t n : {1, 7, 8, 9, 16, 17, 26, 54})
     for (int64_t stride : {1, 2, 3})
       for (int64_t kernel : {1, 2, 3})
-        for (int64_t dilation : {1, 2})
-          for (bool seed : {true, false}) {
-            const kernels::RowWindow w{n, stride, kernel, dilation};
-            // Exactly what the windows read: the last element is the last window's last one.
-            const int64_t len = (n - 1) * stride + (kernel - 1) * dilation + 1;
-            std::vector<float> src(static_cast<std::size_t>(len)), acc(static_cast<std::size_t>(n));
-            for (auto& v : src) v = u(rng);
-            for (auto& v : acc) v = u(rng);
-            src[static_cast<std::size_t>(len / 2)] = nan;
-            acc[static_cast<std::size_t>(n / 3)] = nan;
-            INFO("n=", n, " stride=", stride, " kernel=", kernel, " dilation=", dilation,
-                 " seed=", seed);
-            auto want = acc, got = acc;
-            max_definition(want.data(), src.data(), w, seed);
-            kernels::fold_max(got.data(), src.data(), w, seed);
-            CHECK(same_bits(got, want));
-            want = acc, got = acc;
-            sum_definition(want.data(), src.data(), w);
-            kernels::fold_sum(got.data(), src.data(), w);
-            CHECK(same_bits(got, want));
-            if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) continue;
-            // The vector part alone: what it covers agrees with the definition there.
-            got = acc;
-            const int64_t done = kernels::detail::fold_max_avx2(got.data(), src.data(), n, stride,
-                                                                kernel, dilation, seed);
-            want = acc;
-            max_definition(want.data(), src.data(), w, seed);
-            for (int64_t o = 0; o < done; ++o)
-              CHECK(std::memcmp(&got[static_cast<std::size_t>(o)],
-                                &want[static_cast<std::size_t>(o)], sizeof(float)) == 0);
-            CHECK(done == ((stride == 1 && n >= 8) || (stride == 2 && n >= 9)
-                               ? (stride == 1 ? n : n - 1)
-                               : 0));
-          }
+        for (int64_t dilation : {1, 2}) {
+          const kernels::RowWindow w{n, stride, kernel, dilation};
+          // Exactly what the windows read: the last element is the last window's last one.
+          const int64_t len = (n - 1) * stride + (kernel - 1) * dilation + 1;
+          std::vector<float> src(static_cast<std::size_t>(len)), acc(static_cast<std::size_t>(n));
+          for (auto& v : src) v = u(rng);
+          for (auto& v : acc) v = u(rng);
+          src[static_cast<std::size_t>(len / 2)] = nan;
+          acc[static_cast<std::size_t>(n / 3)] = nan;
+          INFO("n=", n, " stride=", stride, " kernel=", kernel, " dilation=", dilation);
+          // MaxPool: one window row seeds the output (max_rows over a single row).
+          auto want = acc, got = acc;
+          max_definition(want.data(), src.data(), w, true);
+          kernels::max_rows(got.data(), src.data(), len, 1, w);
+          CHECK(same_bits(got, want));
+          want = acc, got = acc;
+          sum_definition(want.data(), src.data(), w);
+          kernels::fold_sum(got.data(), src.data(), w);
+          CHECK(same_bits(got, want));
+          if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) continue;
+          // The vector part alone: what it covers agrees with the definition there.
+          got = acc;
+          const int64_t done = kernels::detail::max_rows_avx2(got.data(), src.data(), len, 1, n,
+                                                              stride, kernel, dilation);
+          want = acc;
+          max_definition(want.data(), src.data(), w, true);
+          for (int64_t o = 0; o < done; ++o)
+            CHECK(std::memcmp(&got[static_cast<std::size_t>(o)], &want[static_cast<std::size_t>(o)],
+                              sizeof(float)) == 0);
+          CHECK(
+              done ==
+              ((stride == 1 && n >= 8) || (stride == 2 && n >= 9) ? (stride == 1 ? n : n - 1) : 0));
+        }
 }
 
-TEST_CASE("max_rows: the bits of fold_max row after row, in one pass, NaNs included") {
+TEST_CASE("max_rows over several rows: the definition's bits, in one pass, NaNs included") {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> u(-2, 2);
   const float nan = std::numeric_limits<float>::quiet_NaN();
