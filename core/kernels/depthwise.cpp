@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/kernels/depthwise.h"
 
+#include <vector>
+
 #include "core/kernels/depthwise_arch.h"
 #include "core/kernels/gemm.h"
 
@@ -9,7 +11,10 @@ namespace onnxtool::kernels {
 namespace detail {
 
 #define DEPTHWISE_FN(name) name##_generic
+// SSE2 width: what every x86-64 (and most other) target has.
+#define DEPTHWISE_LANES 4
 #include "core/kernels/depthwise_body.inc"
+#undef DEPTHWISE_LANES
 #undef DEPTHWISE_FN
 
 }  // namespace detail
@@ -25,7 +30,10 @@ int64_t phase_planes_size(const PlaneWindow& p) {
 int64_t depthwise_scratch(const PlaneWindow& p) {
   const int64_t cols = (p.out_w - 1) * p.stride_w + (p.kernel_w - 1) * p.dilation_w + 1;
   const int64_t phase_w = (cols + p.stride_w - 1) / p.stride_w;
-  return phase_planes_size(p) + (p.out_h - 1) * phase_w + p.out_w;
+  const int64_t outputs = (p.out_h - 1) * phase_w + p.out_w;
+  const int64_t block = detail::kDepthwiseBlock;
+  // Phase planes, a block of zeros after them, the sums in whole blocks.
+  return phase_planes_size(p) + block + (outputs + block - 1) / block * block;
 }
 
 void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,

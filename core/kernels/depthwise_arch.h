@@ -10,6 +10,9 @@
 
 namespace onnxtool::kernels::detail {
 
+// Outputs the loops sum at once (depthwise_body.inc); the scratch has room for whole blocks.
+constexpr int64_t kDepthwiseBlock = 64;
+
 void depthwise_generic(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                        float* scratch);
 void depthwise_avx2(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -55,6 +56,7 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},
       {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},  {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
       {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+      {12, 11, 8, 7, 1, 1, 1, 1, 3, 3, 4, 3},  // more taps than the kernel keeps on its stack
   };
   std::vector<void (*)(const kernels::PlaneWindow&, const float*, const float*, float, float*,
                        float*)>
@@ -85,7 +87,9 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
     for (auto& v : w) v = u(rng);
     const float bias = u(rng);
     const auto want = definition(p, x, w, bias);
-    std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
+    // NaN scratch: the sums past the outputs and the phase planes no tap reads must not leak.
+    std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)),
+                               std::numeric_limits<float>::quiet_NaN());
     for (auto fn : variants) {
       std::vector<float> y(want.size(), -9.0f);
       fn(p, x.data(), w.data(), bias, y.data(), scratch.data());
