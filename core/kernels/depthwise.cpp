@@ -37,18 +37,18 @@ int64_t depthwise_scratch(const PlaneWindow& p) {
 }
 
 void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                     float* scratch) {
+                     float* scratch, const Epilogue& act) {
 #if defined(ONNXTOOL_X86_KERNELS)
   switch (simd_level()) {
     case SimdLevel::avx512:
-      return detail::depthwise_avx512(p, x, w, bias, y, scratch);
+      return detail::depthwise_avx512(p, x, w, bias, y, scratch, act);
     case SimdLevel::avx2:
-      return detail::depthwise_avx2(p, x, w, bias, y, scratch);
+      return detail::depthwise_avx2(p, x, w, bias, y, scratch, act);
     case SimdLevel::scalar:
       break;
   }
 #endif
-  detail::depthwise_generic(p, x, w, bias, y, scratch);
+  detail::depthwise_generic(p, x, w, bias, y, scratch, act);
 }
 
 }  // namespace onnxtool::kernels

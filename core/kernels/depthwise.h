@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "core/kernels/epilogue.h"
 #include "core/kernels/plane_window.h"
 
 namespace onnxtool::kernels {
@@ -19,9 +20,9 @@ namespace onnxtool::kernels {
 // Floats of scratch depthwise_plane needs for this geometry.
 int64_t depthwise_scratch(const PlaneWindow& p);
 
-// y (out_h x out_w) from x (in_h x in_w) and w (kernel_h x kernel_w); scratch holds
-// depthwise_scratch(p) floats.
+// y (out_h x out_w) from x (in_h x in_w) and w (kernel_h x kernel_w), then `act` on each
+// output (Epilogue::apply's arithmetic); scratch holds depthwise_scratch(p) floats.
 void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                     float* scratch);
+                     float* scratch, const Epilogue& act = {});
 
 }  // namespace onnxtool::kernels

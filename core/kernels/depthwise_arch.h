@@ -14,10 +14,10 @@ namespace onnxtool::kernels::detail {
 constexpr int64_t kDepthwiseBlock = 64;
 
 void depthwise_generic(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                       float* scratch);
+                       float* scratch, const Epilogue& act);
 void depthwise_avx2(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                    float* scratch);
+                    float* scratch, const Epilogue& act);
 void depthwise_avx512(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                      float* scratch);
+                      float* scratch, const Epilogue& act);
 
 }  // namespace onnxtool::kernels::detail

@@ -156,9 +156,12 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
       for (int64_t plane = lo; plane < hi; ++plane) {
         const int64_t n = plane / g.out_channels, m = plane % g.out_channels;
         float* dst = y + plane * oh * ow;
+        // The activation goes with the sums' copy-out, unless a residual must come first.
+        const float* residual = ops.residual ? ops.residual + plane * oh * ow : nullptr;
         kernels::depthwise_plane(p, x + (n * g.in_channels + m / mg) * ih * iw, w + m * kh * kw,
-                                 b ? b[m] : 0.0f, dst, scratch.data());
-        ops.epilogue.apply(dst, oh * ow, ops.residual ? ops.residual + plane * oh * ow : nullptr);
+                                 b ? b[m] : 0.0f, dst, scratch.data(),
+                                 residual ? kernels::Epilogue{} : ops.epilogue);
+        if (residual) ops.epilogue.apply(dst, oh * ow, residual);
       }
     });
     return;

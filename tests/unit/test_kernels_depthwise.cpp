@@ -52,14 +52,17 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
     int64_t h, w, kh, kw, sh, sw, dh, dw, top, left, bottom, right;
   };
   const Case cases[] = {
-      {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {112, 112, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
-      {14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},
-      {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},  {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
+      {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {112, 112, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
+      {14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},
+      {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},
+      {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
       {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
       {12, 11, 8, 7, 1, 1, 1, 1, 3, 3, 4, 3},  // more taps than the kernel keeps on its stack
   };
   std::vector<void (*)(const kernels::PlaneWindow&, const float*, const float*, float, float*,
-                       float*)>
+                       float*, const kernels::Epilogue&)>
       variants{kernels::detail::depthwise_generic};
 #if defined(__x86_64__)
   if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx2)
@@ -86,17 +89,28 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
     for (auto& v : x) v = u(rng);
     for (auto& v : w) v = u(rng);
     const float bias = u(rng);
-    const auto want = definition(p, x, w, bias);
-    // NaN scratch: the sums past the outputs and the phase planes no tap reads must not leak.
-    std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)),
-                               std::numeric_limits<float>::quiet_NaN());
-    for (auto fn : variants) {
-      std::vector<float> y(want.size(), -9.0f);
-      fn(p, x.data(), w.data(), bias, y.data(), scratch.data());
+    // Each case bare, clipped and leaky: the activation on the way out has Epilogue::apply's bits.
+    kernels::Epilogue clip, leaky;
+    clip.kind = kernels::Epilogue::Kind::clamp;
+    clip.lo = -0.25f;
+    clip.hi = 0.5f;
+    leaky.kind = kernels::Epilogue::Kind::leaky;
+    leaky.alpha = 0.1f;
+    for (const kernels::Epilogue& act : {kernels::Epilogue{}, clip, leaky}) {
+      INFO("epilogue kind ", static_cast<int>(act.kind));
+      auto want = definition(p, x, w, bias);
+      act.apply(want.data(), static_cast<int64_t>(want.size()));
+      // NaN scratch: the sums past the outputs and the phase planes no tap reads must not leak.
+      std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)),
+                                 std::numeric_limits<float>::quiet_NaN());
+      for (auto fn : variants) {
+        std::vector<float> y(want.size(), -9.0f);
+        fn(p, x.data(), w.data(), bias, y.data(), scratch.data(), act);
+        CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
+      }
+      std::vector<float> y(want.size());
+      kernels::depthwise_plane(p, x.data(), w.data(), bias, y.data(), scratch.data(), act);
       CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
     }
-    std::vector<float> y(want.size());
-    kernels::depthwise_plane(p, x.data(), w.data(), bias, y.data(), scratch.data());
-    CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
   }
 }
