@@ -781,11 +781,11 @@ bool conv_takes_epilogue(const FusionNode& n) {
                w->dtype() == DataType::bfloat16);
 }
 
-// A residual summand for a constant float32 W only: the output is float32 then, and the add is
-// the Add node's own arithmetic (in float16 it would round twice as written).
+// A residual summand for a constant float W: in float32 the kernel adds it before the
+// activation; in float16 and bfloat16 it rounds the convolution first and then adds, as the
+// nodes do (store_float32_plus).
 bool conv_takes_residual(const FusionNode& n) {
-  const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
-  return w && w->dtype() == DataType::float32;
+  return conv_takes_epilogue(n);
 }
 
 ConvState prepare_conv(PrepareContext& ctx) {
@@ -810,16 +810,20 @@ Shape conv_output_shape(const ConvGeometry& g) {
   return y;
 }
 
-// The summand a residual fusion gave the node: float32, of Y's shape (the pass made sure).
-const float* residual_summand(const KernelContext& ctx, const ConvState& s, const Tensor& y) {
+// The summand a residual fusion gave the node: of Y's type and shape (the pass made sure).
+const Tensor* residual_summand(const KernelContext& ctx, const ConvState& s, const Tensor& y) {
   if (s.residual_input < 0) return nullptr;
   const auto index = static_cast<std::size_t>(s.residual_input);
   const Tensor& r = ctx.input(index);
-  if (r.dtype() != DataType::float32 || y.dtype() != DataType::float32 || r.shape() != y.shape())
+  const bool typed =
+      r.dtype() == y.dtype() && (y.dtype() == DataType::float32 || y.dtype() == DataType::float16 ||
+                                 y.dtype() == DataType::bfloat16);
+  if (!typed || r.shape() != y.shape())
     ctx.fail("the fused residual summand \"" + ctx.node().input(static_cast<int>(index)) +
-             "\" has shape " + shape_to_string(r.shape()) + ", expected float32 " +
+             "\" has type " + std::string(type_name(r.dtype())) + " and shape " +
+             shape_to_string(r.shape()) + ", expected " + std::string(type_name(y.dtype())) + " " +
              shape_to_string(y.shape()));
-  return r.data<float>();
+  return &r;
 }
 
 void conv_kernel(KernelContext& ctx, const ConvState& s) {
@@ -837,7 +841,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   // Every path writes every element of Y (a product with beta 0, or the bias, first).
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
-  const float* residual = residual_summand(ctx, s, y);
+  const Tensor* residual = residual_summand(ctx, s, y);
   if (x.dtype() == DataType::float64) {
     conv_forward<double>(ctx, g, x.data<double>(), {w.data<double>(), nullptr, s.epilogue},
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());
@@ -848,15 +852,23 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
+  const bool narrow = y.dtype() != DataType::float32;
+  // A narrow Y rounds before its residual is added: the summand and what follows it are
+  // store_float32_plus's, after the product.
   const Operands<float> operands{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w,
-                                 s.epilogue, residual, s.winograd.empty() ? nullptr : &s.winograd};
-  if (y.dtype() == DataType::float32) {
+                                 narrow && residual ? kernels::Epilogue{} : s.epilogue,
+                                 residual && !narrow ? residual->data<float>() : nullptr,
+                                 s.winograd.empty() ? nullptr : &s.winograd};
+  if (!narrow) {
     conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;
   }
   Tensor y32 = Tensor::uninitialized(DataType::float32, y.shape());  // every path writes it all
   conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y32.mutable_data<float>());
-  nn::store_float32(y32.data<float>(), y);
+  if (residual)
+    nn::store_float32_plus(y32.data<float>(), *residual, s.epilogue, y);
+  else
+    nn::store_float32(y32.data<float>(), y);
 }
 
 }  // namespace

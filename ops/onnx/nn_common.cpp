@@ -2,6 +2,7 @@
 #include "ops/onnx/nn_common.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/exec/blas.h"
 #include "core/infer/helpers.h"
@@ -37,6 +38,37 @@ void store_float32(const float* values, Tensor& out) {
     } else if constexpr (std::is_arithmetic_v<T>) {
       T* o = out.mutable_data<T>();
       for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(values[i]);
+    }
+  });
+}
+
+void store_float32_plus(const float* values, const Tensor& residual, const kernels::Epilogue& act,
+                        Tensor& out) {
+  visit_type(out.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+      const T* r = residual.data<T>();
+      T* o = out.mutable_data<T>();
+      // Blocks that stay in L1: the conversions are the kernels' bulk ones.
+      constexpr int64_t kBlock = 1024;
+      float sum[kBlock], addend[kBlock];
+      T rounded[kBlock];
+      for (int64_t i = 0; i < out.numel(); i += kBlock) {
+        const int64_t n = std::min(kBlock, out.numel() - i);
+        kernels::float_to_narrow(values + i, rounded, n);
+        kernels::narrow_to_float(rounded, sum, n);
+        kernels::narrow_to_float(r + i, addend, n);
+        for (int64_t j = 0; j < n; ++j) sum[j] += addend[j];
+        kernels::float_to_narrow(sum, o + i, n);
+        if (!act) continue;
+        // The activation on the rounded sums: a clamp's bounds or a leaky slope's products are
+        // rounded again, as the activation node rounds its results.
+        kernels::narrow_to_float(o + i, sum, n);
+        act.apply(sum, n);
+        kernels::float_to_narrow(sum, o + i, n);
+      }
+    } else {
+      throw std::logic_error("store_float32_plus: float16 or bfloat16 only");
     }
   });
 }

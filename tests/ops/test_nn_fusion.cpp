@@ -452,6 +452,31 @@ TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same 
   }
 }
 
+// In float16 and bfloat16 the nodes round the Conv's output, then the Add's sum, then the clamp's
+// result; the fused Conv does the same roundings in that order (store_float32_plus).
+TEST_CASE("float16 and bfloat16 residual Adds run in the Conv's kernel, with the same bits") {
+  const char* tails[] = {"  s = Add (c, r)\n  y = Relu (s)", "  y = Add (r, c)"};
+  for (DataType type : {DataType::float16, DataType::bfloat16})
+    for (const char* tail : tails) {
+      const std::string name = type == DataType::float16 ? "float16" : "bfloat16";
+      INFO(name, " ", std::string(tail));
+      std::string text = conv_with_residual(32, 40, 14, "<pads = [1, 1, 1, 1]>", tail);
+      // conv_with_residual writes float32 and opset 13; a bfloat16 Conv needs 22.
+      for (std::size_t at; (at = text.find("float[")) != std::string::npos;)
+        text.replace(at, 5, name);
+      if (type == DataType::bfloat16) text.replace(text.find("\"\" : 13"), 7, "\"\" : 22");
+      Constants k = {{"w", cast_to(random_tensor(DataType::float32, {40, 32, 3, 3}, 41), type)},
+                     {"b", cast_to(random_tensor(DataType::float32, {40}, 42), type)}};
+      const Model m = model_of(text, k);
+      const auto x = cast_to(random_tensor(DataType::float32, {1, 32, 14, 14}, 43), type);
+      const auto r = cast_to(random_tensor(DataType::float32, {1, 40, 14, 14}, 44), type);
+      const FedRuns runs = run_fed(m, {{"x", Value(x)}, {"r", Value(r)}});
+      CHECK(runs.fused_nodes == 1);
+      CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+      CHECK(values(runs.fused_one_thread[0].tensor()) == values(runs.fused[0].tensor()));
+    }
+}
+
 TEST_CASE("no residual fusion where the Add broadcasts, sums three, or c is read twice") {
   Constants k = {{"w", random_tensor(DataType::float32, {8, 8, 1, 1}, 31)},
                  {"b", random_tensor(DataType::float32, {8}, 32)}};
