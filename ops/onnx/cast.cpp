@@ -24,6 +24,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/kernels/half.h"
 #include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
 
@@ -116,7 +117,40 @@ void encode_chunk(const KernelContext& ctx, DataType to, const W* wide, int64_t 
   });
 }
 
+// float32 to and from float16 and bfloat16 (a mixed-precision model's edges) by the kernels'
+// bulk conversions, which give the element functions' bits; false for any other pair.
+bool cast_half_floats(const KernelContext& ctx, const Tensor& x, Tensor& y) {
+  const DataType from = x.dtype(), to = y.dtype();
+  auto narrow = [](DataType t) { return t == DataType::float16 || t == DataType::bfloat16; };
+  if (!(from == DataType::float32 && narrow(to)) && !(narrow(from) && to == DataType::float32))
+    return false;
+  auto run = [&](auto convert) {
+    ctx.parallel_for(x.numel(), ew::kCheapGrain,
+                     [&](int64_t begin, int64_t end) { convert(begin, end - begin); });
+  };
+  const float* f_in = from == DataType::float32 ? x.data<float>() : nullptr;
+  float* f_out = to == DataType::float32 ? y.mutable_data<float>() : nullptr;
+  if (to == DataType::float16)
+    run([&, o = y.mutable_data<Float16>()](int64_t at, int64_t n) {
+      kernels::to_float16(f_in + at, o + at, n);
+    });
+  else if (to == DataType::bfloat16)
+    run([&, o = y.mutable_data<BFloat16>()](int64_t at, int64_t n) {
+      kernels::to_bfloat16(f_in + at, o + at, n);
+    });
+  else if (from == DataType::float16)
+    run([&, i = x.data<Float16>()](int64_t at, int64_t n) {
+      kernels::to_float(i + at, f_out + at, n);
+    });
+  else
+    run([&, i = x.data<BFloat16>()](int64_t at, int64_t n) {
+      kernels::to_float(i + at, f_out + at, n);
+    });
+  return true;
+}
+
 void cast_numbers(const KernelContext& ctx, const Tensor& x, Tensor& y, const CastOptions& o) {
+  if (cast_half_floats(ctx, x, y)) return;
   std::byte* out = y.mutable_raw();
   ew::dispatch(ctx, x.dtype(), NumberTypes{}, [&](auto tag) {
     using S = decltype(tag);

@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "core/types/float_formats.h"
@@ -355,6 +357,42 @@ TEST_CASE("a large cast runs in chunks across threads and converts every element
       break;
     }
   }
+}
+
+// float32 <-> float16/bfloat16 take the bulk conversions (core/kernels/half.h): the same bits as
+// the element functions, over random bit patterns (NaN payloads, subnormals, ties among them).
+TEST_CASE("Cast between float32 and float16/bfloat16 keeps the element functions' bits") {
+  std::mt19937 rng(7);
+  const int64_t n = 50000;
+  std::vector<float> f(static_cast<std::size_t>(n));
+  std::vector<uint16_t> h(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t bits = static_cast<uint32_t>(rng());
+    std::memcpy(&f[static_cast<std::size_t>(i)], &bits, sizeof bits);
+    h[static_cast<std::size_t>(i)] = static_cast<uint16_t>(bits >> 7);
+  }
+  const Tensor x = make<float>({n}, f);
+  const Tensor to16 = run_op("Cast", {x}, cast_attr(DataType::float16));
+  const Tensor to_b16 = run_op("Cast", {x}, cast_attr(DataType::bfloat16), 21);
+  Tensor h16 = Tensor::uninitialized(DataType::float16, {n});
+  Tensor hb16 = Tensor::uninitialized(DataType::bfloat16, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    h16.mutable_data<Float16>()[i].bits = h[static_cast<std::size_t>(i)];
+    hb16.mutable_data<BFloat16>()[i].bits = h[static_cast<std::size_t>(i)];
+  }
+  const Tensor from16 = run_op("Cast", {h16}, cast_attr(DataType::float32));
+  const Tensor from_b16 = run_op("Cast", {hb16}, cast_attr(DataType::float32), 21);
+  int64_t differing = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = f[static_cast<std::size_t>(i)];
+    differing += to16.data<Float16>()[i].bits != narrow_float<Float16>(static_cast<double>(v)).bits;
+    differing +=
+        to_b16.data<BFloat16>()[i].bits != narrow_float<BFloat16>(static_cast<double>(v)).bits;
+    const float a = to_float(h16.data<Float16>()[i]), b = to_float(hb16.data<BFloat16>()[i]);
+    differing += std::memcmp(&from16.data<float>()[i], &a, sizeof a) != 0;
+    differing += std::memcmp(&from_b16.data<float>()[i], &b, sizeof b) != 0;
+  }
+  CHECK(differing == 0);
 }
 
 TEST_CASE("CastLike takes the second input's type and Cast's attributes") {
