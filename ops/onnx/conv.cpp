@@ -848,7 +848,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
     return;
   }
   // float32 as is; float16 and bfloat16 through float32.
-  const Tensor x32 = nn::to_float32(x);
+  const Tensor x32 = nn::to_float32(ctx, x);
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
@@ -866,9 +866,9 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   Tensor y32 = Tensor::uninitialized(DataType::float32, y.shape());  // every path writes it all
   conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y32.mutable_data<float>());
   if (residual)
-    nn::store_float32_plus(y32.data<float>(), *residual, s.epilogue, y);
+    nn::store_float32_plus(ctx, y32.data<float>(), *residual, s.epilogue, y);
   else
-    nn::store_float32(y32.data<float>(), y);
+    nn::store_float32(ctx, y32.data<float>(), y);
 }
 
 }  // namespace

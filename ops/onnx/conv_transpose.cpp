@@ -310,7 +310,7 @@ void conv_transpose_kernel(KernelContext& ctx, const ConvTransposeState& s) {
                                    b ? b->data<double>() : nullptr, y.mutable_data<double>());
     return;
   }
-  const Tensor x32 = nn::to_float32(x);
+  const Tensor x32 = nn::to_float32(ctx, x);
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
@@ -322,7 +322,7 @@ void conv_transpose_kernel(KernelContext& ctx, const ConvTransposeState& s) {
   Tensor y32(DataType::float32, y.shape());
   conv_transpose_forward<float>(ctx, g, x32.data<float>(), w32.data<float>(), bias,
                                 y32.mutable_data<float>());
-  nn::store_float32(y32.data<float>(), y);
+  nn::store_float32(ctx, y32.data<float>(), y);
 }
 
 }  // namespace

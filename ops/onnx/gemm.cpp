@@ -152,7 +152,7 @@ void gemm_kernel(KernelContext& ctx, const GemmState& s) {
   }
   nn::visit_float(ctx, a.dtype(), [](auto) {});  // fails for types no version allows
   // float32 as is; float16 and bfloat16 through float32 (constant B and C converted once).
-  const Tensor a32 = nn::to_float32(a);
+  const Tensor a32 = nn::to_float32(ctx, a);
   const Tensor b32 = nn::float32_of(s.b32, b);
   const Tensor c32_tensor = g.c ? nn::float32_of(s.c32, *g.c) : Tensor();
   const float* c32 = g.c ? c32_tensor.data<float>() : nullptr;
@@ -161,7 +161,7 @@ void gemm_kernel(KernelContext& ctx, const GemmState& s) {
                              y.mutable_data<float>());
   Tensor y32(DataType::float32, y.shape());
   gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32, y32.mutable_data<float>());
-  nn::store_float32(y32.data<float>(), y);
+  nn::store_float32(ctx, y32.data<float>(), y);
 }
 
 // ---- version adapters --------------------------------------------------------------------

@@ -226,7 +226,7 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   }
   // float16 and bfloat16 through float32.
   nn::visit_float(ctx, a.dtype(), [](auto) {});
-  const Tensor a32 = nn::to_float32(a);
+  const Tensor a32 = nn::to_float32(ctx, a);
   Tensor y32 = Tensor::uninitialized(DataType::float32, y.shape());
   if (uses_packed_b(s, p)) {
     matmul_packed_b(ctx, p, s.packed_b, a32.data<float>(), y32.mutable_data<float>());
@@ -234,7 +234,7 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
     const Tensor b32 = nn::float32_of(s.b32, b);
     matmul_float<float>(ctx, p, a32.data<float>(), b32.data<float>(), y32.mutable_data<float>());
   }
-  nn::store_float32(y32.data<float>(), y);
+  nn::store_float32(ctx, y32.data<float>(), y);
 }
 
 }  // namespace

@@ -42,35 +42,74 @@ void store_float32(const float* values, Tensor& out) {
   });
 }
 
-void store_float32_plus(const float* values, const Tensor& residual, const kernels::Epilogue& act,
-                        Tensor& out) {
-  visit_type(out.dtype(), [&](auto tag) {
+namespace {
+
+// Elements per task of the threaded conversions: enough to outweigh handing a task out.
+constexpr int64_t kConvertGrain = 16384;
+
+// Calls fn(tag, begin, end) across ctx's threads over t's elements when t is float16 or
+// bfloat16 (tag: a value of that type); false otherwise.
+template <class Fn>
+bool for_half_floats(const KernelContext& ctx, const Tensor& t, const Fn& fn) {
+  bool done = false;
+  visit_type(t.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
-      const T* r = residual.data<T>();
-      T* o = out.mutable_data<T>();
-      // Blocks that stay in L1: the conversions are the kernels' bulk ones.
-      constexpr int64_t kBlock = 1024;
-      float sum[kBlock], addend[kBlock];
-      T rounded[kBlock];
-      for (int64_t i = 0; i < out.numel(); i += kBlock) {
-        const int64_t n = std::min(kBlock, out.numel() - i);
-        kernels::float_to_narrow(values + i, rounded, n);
-        kernels::narrow_to_float(rounded, sum, n);
-        kernels::narrow_to_float(r + i, addend, n);
-        for (int64_t j = 0; j < n; ++j) sum[j] += addend[j];
-        kernels::float_to_narrow(sum, o + i, n);
-        if (!act) continue;
-        // The activation on the rounded sums: a clamp's bounds or a leaky slope's products are
-        // rounded again, as the activation node rounds its results.
-        kernels::narrow_to_float(o + i, sum, n);
-        act.apply(sum, n);
-        kernels::float_to_narrow(sum, o + i, n);
-      }
-    } else {
-      throw std::logic_error("store_float32_plus: float16 or bfloat16 only");
+      ctx.parallel_for(t.numel(), kConvertGrain,
+                       [&](int64_t begin, int64_t end) { fn(tag, begin, end); });
+      done = true;
     }
   });
+  return done;
+}
+
+}  // namespace
+
+Tensor to_float32(const KernelContext& ctx, const Tensor& x) {
+  if (x.dtype() != DataType::float16 && x.dtype() != DataType::bfloat16) return to_float32(x);
+  Tensor out = Tensor::uninitialized(DataType::float32, x.shape());  // every element written
+  float* o = out.mutable_data<float>();
+  for_half_floats(ctx, x, [&](auto tag, int64_t begin, int64_t end) {
+    using T = decltype(tag);
+    kernels::narrow_to_float(x.data<T>() + begin, o + begin, end - begin);
+  });
+  return out;
+}
+
+void store_float32(const KernelContext& ctx, const float* values, Tensor& out) {
+  const bool done = for_half_floats(ctx, out, [&](auto tag, int64_t begin, int64_t end) {
+    using T = decltype(tag);
+    kernels::float_to_narrow(values + begin, out.mutable_data<T>() + begin, end - begin);
+  });
+  if (!done) store_float32(values, out);
+}
+
+void store_float32_plus(const KernelContext& ctx, const float* values, const Tensor& residual,
+                        const kernels::Epilogue& act, Tensor& out) {
+  const bool done = for_half_floats(ctx, out, [&](auto tag, int64_t begin, int64_t end) {
+    using T = decltype(tag);
+    const T* r = residual.data<T>();
+    T* o = out.mutable_data<T>();
+    // Blocks that stay in L1: the conversions are the kernels' bulk ones.
+    constexpr int64_t kBlock = 1024;
+    float sum[kBlock], addend[kBlock];
+    T rounded[kBlock];
+    for (int64_t i = begin; i < end; i += kBlock) {
+      const int64_t n = std::min(kBlock, end - i);
+      kernels::float_to_narrow(values + i, rounded, n);
+      kernels::narrow_to_float(rounded, sum, n);
+      kernels::narrow_to_float(r + i, addend, n);
+      for (int64_t j = 0; j < n; ++j) sum[j] += addend[j];
+      kernels::float_to_narrow(sum, o + i, n);
+      if (!act) continue;
+      // The activation on the rounded sums: a clamp's bounds or a leaky slope's products are
+      // rounded again, as the activation node rounds its results.
+      kernels::narrow_to_float(o + i, sum, n);
+      act.apply(sum, n);
+      kernels::float_to_narrow(sum, o + i, n);
+    }
+  });
+  if (!done) throw std::logic_error("store_float32_plus: float16 or bfloat16 only");
 }
 
 void require_conv_operands(const NodeInfo& ctx, const Shape& x, const Shape& w) {

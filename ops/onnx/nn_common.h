@@ -83,12 +83,15 @@ void visit_float(const KernelContext& ctx, DataType t, F&& f, bool float8 = fals
 Tensor to_float32(const Tensor& x);
 // Writes float32 values into `out` (same element count), rounding to out's element type.
 void store_float32(const float* values, Tensor& out);
+// The same two across ctx's threads (float16 and bfloat16 in blocks, the rest as above).
+Tensor to_float32(const KernelContext& ctx, const Tensor& x);
+void store_float32(const KernelContext& ctx, const float* values, Tensor& out);
 // For float16 and bfloat16 `out` and `residual` of its type and size: out = act(round(
 // float(round(values)) + float(residual))), a node's rounding to out's type, then an Add's in
 // that type (its sum in float, rounded once) and a clamp or leaky activation after it. A fused
 // residual thus gives the bits of the nodes as written.
-void store_float32_plus(const float* values, const Tensor& residual, const kernels::Epilogue& act,
-                        Tensor& out);
+void store_float32_plus(const KernelContext& ctx, const float* values, const Tensor& residual,
+                        const kernels::Epilogue& act, Tensor& out);
 // Reads any float or integer tensor's element i as double (attributes given as tensors: ratio).
 double element_as_double(const Tensor& t, int64_t i);
 // Every element of a float or integer tensor as double, in order.
