@@ -175,10 +175,31 @@ void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernel
   const int64_t tiles = std::min<int64_t>(panels, 4 * ctx.threads());
   const int64_t tile = (panels + tiles - 1) / tiles * align;
   const int64_t count = (p.n + tile - 1) / tile;
-  for (int64_t i = 0; i < items; ++i)
+  for (int64_t i = 0; i < items; ++i) {
+    // A packed once for all the tiles, which would each pack all of it (a BERT layer's
+    // 128 x 3072 activations eight times over, 14 % of the encoder's time).
+    const float* ai = a + p.a_offset[static_cast<std::size_t>(i)];
+    const kernels::PackedA<float> packed_a(false, p.m, p.k, ai, p.k, b.level());
     ctx.parallel_for(count, 1, [&](int64_t lo, int64_t hi) {
-      for (int64_t t = lo; t < hi; ++t) block(i, t * tile, std::min(p.n, (t + 1) * tile));
+      for (int64_t t = lo; t < hi; ++t) {
+        const int64_t c0 = t * tile, c1 = std::min(p.n, (t + 1) * tile);
+        if (!packed_a.usable()) {
+          block(i, c0, c1);
+          continue;
+        }
+        kernels::PackedGemmArgs<float> g;
+        g.a = &packed_a;
+        g.m = p.m;
+        g.n = c1 - c0;
+        g.b_packed = b.data();
+        g.b_packed_cols = b.n();
+        g.b_col0 = c0;
+        g.c = y + i * p.m * p.n + c0;
+        g.ldc = p.n;
+        kernels::gemm_packed(g);
+      }
     });
+  }
 }
 
 // The packed B is the constant input B (as float32) every run of this plan sees.

@@ -81,9 +81,14 @@ TEST_CASE("MatMul with a constant B (packed once): the bits of B fed at run time
     Shape a, b;
     int threads;
   };
-  const Case cases[] = {{{128, 96}, {96, 160}, 2},     {{1, 7, 33}, {33, 70}, 2},
-                        {{3, 5, 40}, {1, 40, 300}, 2}, {{8, 2, 16}, {16, 9}, 2},
-                        {{128, 96}, {96, 160}, 1},     {{1, 300}, {300, 33}, 2}};
+  const Case cases[] = {{{128, 96}, {96, 160}, 2},
+                        {{1, 7, 33}, {33, 70}, 2},
+                        {{3, 5, 40}, {1, 40, 300}, 2},
+                        {{8, 2, 16}, {16, 9}, 2},
+                        {{128, 96}, {96, 160}, 1},
+                        {{1, 300}, {300, 33}, 2},
+                        // A packed once for the column tiles, over several k blocks
+                        {{2, 40, 700}, {700, 90}, 2}};
   for (const Case& c : cases) {
     INFO("a=", shape_to_string(c.a), " b=", shape_to_string(c.b), " threads=", c.threads);
     const Tensor a = random_tensor(DataType::float32, c.a, 31),
