@@ -14,19 +14,33 @@ AxisEpsilon prepare_axis_epsilon(PrepareContext& ctx) {
 
 namespace {
 
+// Partial sums a row's statistics keep: independent chains, so that the adds overlap instead
+// of each waiting for the last (a 768-wide row took 2 us in one chain), combined in a fixed
+// order, so that the result does not depend on the machine or the thread count.
+constexpr int64_t kChains = 8;
+
+// The sum over i < cols of term(x[i]) in double: element i in chain i % kChains, the chains
+// added pairwise at the end.
+template <class TX, class Term>
+double chained_sum(const TX* x, int64_t cols, const Term& term) {
+  double part[kChains] = {};
+  int64_t i = 0;
+  for (; i + kChains <= cols; i += kChains)
+    for (int64_t c = 0; c < kChains; ++c) part[c] += term(static_cast<double>(load<TX>(x[i + c])));
+  for (int64_t c = 0; i < cols; ++i, ++c) part[c] += term(static_cast<double>(load<TX>(x[i])));
+  for (int64_t width = kChains / 2; width > 0; width /= 2)
+    for (int64_t c = 0; c < width; ++c) part[c] += part[c + width];
+  return part[0];
+}
+
 // Mean and 1/sqrt(variance + epsilon) of one row (two passes, in double: a long row of float16
 // values loses nothing), or 1/sqrt(mean of squares + epsilon) without centring.
 template <class TX>
 void row_statistics(const TX* x, int64_t cols, const RowNorm& spec, double& mean, double& inv) {
-  double sum = 0;
-  if (spec.center)
-    for (int64_t i = 0; i < cols; ++i) sum += static_cast<double>(load<TX>(x[i]));
+  const double sum = spec.center ? chained_sum(x, cols, [](double v) { return v; }) : 0.0;
   mean = spec.center && cols > 0 ? sum / static_cast<double>(cols) : 0.0;
-  double sq = 0;
-  for (int64_t i = 0; i < cols; ++i) {
-    const double d = static_cast<double>(load<TX>(x[i])) - mean;
-    sq += d * d;
-  }
+  const double m = mean;
+  const double sq = chained_sum(x, cols, [m](double v) { return (v - m) * (v - m); });
   const double var = cols > 0 ? sq / static_cast<double>(cols) : 0.0;
   inv = 1.0 / std::sqrt(var + spec.epsilon);
 }
