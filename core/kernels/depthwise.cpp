@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/kernels/depthwise.h"
 
-#include <vector>
-
 #include "core/kernels/depthwise_arch.h"
 #include "core/kernels/gemm.h"
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>  // depthwise_body.inc: the tap table of large windows
 
 #include "core/kernels/depthwise.h"
 

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // The depthwise loops (depthwise_body.inc) compiled for AVX2.
-#include <vector>
-
 #include "core/kernels/depthwise_arch.h"
 
 namespace onnxtool::kernels::detail {
