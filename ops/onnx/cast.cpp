@@ -24,9 +24,9 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
-#include "core/kernels/half.h"
 #include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
+#include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops {
 
@@ -117,36 +117,16 @@ void encode_chunk(const KernelContext& ctx, DataType to, const W* wide, int64_t 
   });
 }
 
-// float32 to and from float16 and bfloat16 (a mixed-precision model's edges) by the kernels'
-// bulk conversions, which give the element functions' bits; false for any other pair.
+// float32 to and from float16 and bfloat16 (a mixed-precision model's edges) by the threaded
+// bulk conversions (nn_common.h), which give the element functions' bits; false for any other
+// pair.
 bool cast_half_floats(const KernelContext& ctx, const Tensor& x, Tensor& y) {
-  const DataType from = x.dtype(), to = y.dtype();
-  auto narrow = [](DataType t) { return t == DataType::float16 || t == DataType::bfloat16; };
-  if (!(from == DataType::float32 && narrow(to)) && !(narrow(from) && to == DataType::float32))
-    return false;
-  auto run = [&](auto convert) {
-    ctx.parallel_for(x.numel(), ew::kCheapGrain,
-                     [&](int64_t begin, int64_t end) { convert(begin, end - begin); });
-  };
-  const float* f_in = from == DataType::float32 ? x.data<float>() : nullptr;
-  float* f_out = to == DataType::float32 ? y.mutable_data<float>() : nullptr;
-  if (to == DataType::float16)
-    run([&, o = y.mutable_data<Float16>()](int64_t at, int64_t n) {
-      kernels::to_float16(f_in + at, o + at, n);
-    });
-  else if (to == DataType::bfloat16)
-    run([&, o = y.mutable_data<BFloat16>()](int64_t at, int64_t n) {
-      kernels::to_bfloat16(f_in + at, o + at, n);
-    });
-  else if (from == DataType::float16)
-    run([&, i = x.data<Float16>()](int64_t at, int64_t n) {
-      kernels::to_float(i + at, f_out + at, n);
-    });
-  else
-    run([&, i = x.data<BFloat16>()](int64_t at, int64_t n) {
-      kernels::to_float(i + at, f_out + at, n);
-    });
-  return true;
+  const bool narrow_to = y.dtype() == DataType::float16 || y.dtype() == DataType::bfloat16;
+  if (x.dtype() == DataType::float32 && narrow_to) {
+    nn::store_float32(ctx, x.data<float>(), y);
+    return true;
+  }
+  return y.dtype() == DataType::float32 && nn::widen_half_floats(ctx, x, y.mutable_data<float>());
 }
 
 void cast_numbers(const KernelContext& ctx, const Tensor& x, Tensor& y, const CastOptions& o) {

@@ -65,14 +65,17 @@ bool for_half_floats(const KernelContext& ctx, const Tensor& t, const Fn& fn) {
 
 }  // namespace
 
+bool widen_half_floats(const KernelContext& ctx, const Tensor& x, float* out) {
+  return for_half_floats(ctx, x, [&](auto tag, int64_t begin, int64_t end) {
+    using T = decltype(tag);
+    kernels::narrow_to_float(x.data<T>() + begin, out + begin, end - begin);
+  });
+}
+
 Tensor to_float32(const KernelContext& ctx, const Tensor& x) {
   if (x.dtype() != DataType::float16 && x.dtype() != DataType::bfloat16) return to_float32(x);
   Tensor out = Tensor::uninitialized(DataType::float32, x.shape());  // every element written
-  float* o = out.mutable_data<float>();
-  for_half_floats(ctx, x, [&](auto tag, int64_t begin, int64_t end) {
-    using T = decltype(tag);
-    kernels::narrow_to_float(x.data<T>() + begin, o + begin, end - begin);
-  });
+  widen_half_floats(ctx, x, out.mutable_data<float>());
   return out;
 }
 

@@ -85,6 +85,9 @@ Tensor to_float32(const Tensor& x);
 void store_float32(const float* values, Tensor& out);
 // The same two across ctx's threads (float16 and bfloat16 in blocks, the rest as above).
 Tensor to_float32(const KernelContext& ctx, const Tensor& x);
+// x's float16 or bfloat16 values as float32 into out (x.numel() floats) across ctx's threads;
+// false, and nothing written, for any other type.
+bool widen_half_floats(const KernelContext& ctx, const Tensor& x, float* out);
 void store_float32(const KernelContext& ctx, const float* values, Tensor& out);
 // For float16 and bfloat16 `out` and `residual` of its type and size: out = act(round(
 // float(round(values)) + float(residual))), a node's rounding to out's type, then an Add's in
