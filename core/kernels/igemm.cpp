@@ -9,6 +9,10 @@
 
 #include "core/kernels/igemm_arch.h"
 
+#if defined(ONNXTOOL_X86_KERNELS)
+#include <emmintrin.h>
+#endif
+
 namespace onnxtool::kernels {
 
 using detail::IntTile;
@@ -96,6 +100,39 @@ void run_tile(IntLevel level, const IntTile& t) {
 
 // ---- packing B -------------------------------------------------------------------------------
 
+#if defined(ONNXTOOL_X86_KERNELS)
+// 16 columns of four rows as 16 quads: out[c * 4 + j] = row j's byte c ^ flip. Byte, then
+// 16-bit interleaves (SSE2, which every x86-64 CPU has).
+void interleave_quads16(const uint8_t* const rows[4], __m128i flip, uint8_t* out) {
+  __m128i v[4];
+  for (int j = 0; j < 4; ++j)
+    v[j] = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[j])), flip);
+  const __m128i ab_lo = _mm_unpacklo_epi8(v[0], v[1]), ab_hi = _mm_unpackhi_epi8(v[0], v[1]);
+  const __m128i cd_lo = _mm_unpacklo_epi8(v[2], v[3]), cd_hi = _mm_unpackhi_epi8(v[2], v[3]);
+  auto* o = reinterpret_cast<__m128i*>(out);
+  _mm_storeu_si128(o, _mm_unpacklo_epi16(ab_lo, cd_lo));
+  _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(ab_lo, cd_lo));
+  _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(ab_hi, cd_hi));
+  _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(ab_hi, cd_hi));
+}
+#endif
+
+// A whole quad (four rows) of a tile's full kIntNr columns from c0 on, or false where the plain
+// loop must do it.
+bool pack_full_quad(const uint8_t* const rows[4], int64_t c0, uint8_t flip, uint8_t* dst) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  for (int64_t h = 0; h < kIntNr; h += 16) {
+    const uint8_t* at[4] = {rows[0] + c0 + h, rows[1] + c0 + h, rows[2] + c0 + h, rows[3] + c0 + h};
+    interleave_quads16(at, f, dst + h * 4);
+  }
+  return true;
+#else
+  (void)rows, (void)c0, (void)flip, (void)dst;
+  return false;
+#endif
+}
+
 // Rows [0, rows) (rows <= 4 * quads) of a row-major block of `cols` columns into tiles, moved
 // by `flip`; adds each column's packed values to col_sums when given.
 void pack_b_block(const uint8_t* src, int64_t ld, int64_t rows, int64_t cols, int64_t quads,
@@ -104,16 +141,20 @@ void pack_b_block(const uint8_t* src, int64_t ld, int64_t rows, int64_t cols, in
   std::memset(out, 0, static_cast<std::size_t>(tiles * quads * kIntNr * 4));
   for (int64_t q = 0; q < quads; ++q) {
     const int64_t r0 = q * 4, live = std::min<int64_t>(4, rows - r0);
-    for (int64_t j = 0; j < live; ++j) {
-      const uint8_t* row = src + (r0 + j) * ld;
-      for (int64_t t = 0; t < tiles; ++t) {
-        uint8_t* dst = out + (t * quads + q) * kIntNr * 4 + j;
-        const int64_t c0 = t * kIntNr, n = std::min(kIntNr, cols - c0);
-        for (int64_t c = 0; c < n; ++c) dst[c * 4] = static_cast<uint8_t>(row[c0 + c] ^ flip);
-      }
-      if (col_sums)
-        for (int64_t c = 0; c < cols; ++c) col_sums[c] += static_cast<uint8_t>(row[c] ^ flip);
+    const uint8_t* quad_rows[4] = {};
+    for (int64_t j = 0; j < live; ++j) quad_rows[j] = src + (r0 + j) * ld;
+    for (int64_t t = 0; t < tiles; ++t) {
+      uint8_t* dst = out + (t * quads + q) * kIntNr * 4;
+      const int64_t c0 = t * kIntNr, n = std::min(kIntNr, cols - c0);
+      if (live == 4 && n == kIntNr && pack_full_quad(quad_rows, c0, flip, dst)) continue;
+      for (int64_t j = 0; j < live; ++j)
+        for (int64_t c = 0; c < n; ++c)
+          dst[c * 4 + j] = static_cast<uint8_t>(quad_rows[j][c0 + c] ^ flip);
     }
+    if (col_sums)
+      for (int64_t j = 0; j < live; ++j)
+        for (int64_t c = 0; c < cols; ++c)
+          col_sums[c] += static_cast<uint8_t>(quad_rows[j][c] ^ flip);
   }
 }
 
