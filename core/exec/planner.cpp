@@ -13,6 +13,7 @@
 #include "core/ir/location.h"
 #include "core/model/model.h"
 #include "core/registry/binding.h"
+#include "core/registry/fusion.h"
 #include "core/registry/registry.h"
 #include "core/registry/schema.h"
 #include "onnx.pb.h"
@@ -30,13 +31,18 @@ std::string qualified_op(const onnx::NodeProto& node) {
   return node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type();
 }
 
-// Per input: the element types its formal parameter allows (0: not checked at run time).
+// Per input: the element types its formal parameter allows (0: not checked at run time). A
+// dequantized-operands fusion (core/registry/fusion.h) gave inputs 0 and 1 the integers in place
+// of the floats: the kernel checks those.
 std::vector<uint64_t> input_type_masks(const OpVersion& schema, const onnx::NodeProto& node) {
+  bool integers = false;
+  for (const auto& a : node.attribute())
+    integers = integers || a.name() == kDequantizedInputsAttribute;
   std::vector<uint64_t> masks;
   for (int i = 0; i < node.input_size(); ++i) {
     const FormalParam* formal = formal_input(schema, static_cast<std::size_t>(i));
     const TypeSet* allowed = formal ? allowed_types(schema, *formal) : nullptr;
-    masks.push_back(allowed ? allowed->tensor_elements() : 0);
+    masks.push_back(allowed && !(integers && i < 2) ? allowed->tensor_elements() : 0);
   }
   return masks;
 }

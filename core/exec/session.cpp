@@ -14,6 +14,7 @@
 #include "core/exec/blas.h"
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
+#include "core/exec/passes/fuse_dequantized.h"
 #include "core/exec/passes/fuse_epilogue.h"
 #include "core/exec/passes/fuse_residual.h"
 #include "core/exec/planner.h"
@@ -144,14 +145,17 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 // ---- the executor's passes ----------------------------------------------------------------------
 
 std::vector<std::string> executor_pass_names() {
-  return {exec_detail::FoldConstants::kName, exec_detail::FuseChannelAffine::kName,
-          exec_detail::FuseResidual::kName, exec_detail::FuseEpilogue::kName};
+  return {exec_detail::FuseDequantized::kName, exec_detail::FoldConstants::kName,
+          exec_detail::FuseChannelAffine::kName, exec_detail::FuseResidual::kName,
+          exec_detail::FuseEpilogue::kName};
 }
 
 namespace {
 
 PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions& options) {
   PassPipeline pipeline;
+  // Before folding, which would turn the dequantization of a constant W into a float W.
+  pipeline.add(std::make_unique<exec_detail::FuseDequantized>(ctx));
   pipeline.add(std::make_unique<exec_detail::FoldConstants>(ctx));
   if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
   // After folding: parameters that constant subgraphs compute are initializers by then.
@@ -161,6 +165,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   // After folding affine nodes: a Conv, BatchNormalization, Relu chain becomes one Conv.
   pipeline.add(std::make_unique<exec_detail::FuseEpilogue>(ctx));
   if (!options.fuse) {
+    pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
     pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
     pipeline.set_enabled(exec_detail::FuseResidual::kName, false);
     pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);

@@ -27,4 +27,10 @@ int64_t residual_input_of(const AttrView& attrs) {
   return index >= 0 ? index : -1;
 }
 
+int64_t dequantized_inputs_of(const AttrView& attrs) {
+  if (!attrs.has(kDequantizedInputsAttribute)) return -1;
+  const int64_t index = attrs.get_int(kDequantizedInputsAttribute, -1);
+  return index >= 0 ? index : -1;
+}
+
 }  // namespace onnxtool

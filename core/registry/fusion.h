@@ -18,6 +18,14 @@
 // its epilogue: the other summand becomes an extra input of P (its index in the attribute
 // kResidualInputAttribute, read back with residual_input_of), and Q disappears. An activation
 // after Q then folds as P's epilogue, applied after the add, as the nodes did.
+//
+// Dequantized operands: when P's inputs 0 and 1 are both made by dequantizations D (y = (x -
+// zero) * scale of 8-bit integers x, in float32: DequantizeLinear), and P's kernel can multiply
+// the integers themselves and scale the integer sums (Conv, in a model quantized in QDQ form),
+// P reads each D's x instead of its y, and the scales and zero points as four extra inputs (the
+// first's index in kDequantizedInputsAttribute, read back with dequantized_inputs_of). A D that
+// nothing else reads disappears. The sums are then exact, so the results change by the float
+// rounding of the sums the dequantized values gave.
 #pragma once
 
 #include <cstddef>
@@ -95,5 +103,30 @@ kernels::Epilogue epilogue_of(const AttrView& attrs);
 // The input index of the summand a residual fusion gave this node; -1 when it has none.
 inline constexpr const char* kResidualInputAttribute = "onnxtool.residual_input";
 int64_t residual_input_of(const AttrView& attrs);
+
+// A dequantization as the node D doing it describes itself: its input indices (the zero point
+// may be omitted: 0), and the axis of x its scale runs along when it has more than one value.
+struct Dequantization {
+  std::size_t x = 0, scale = 1, zero = 2;
+  int64_t axis = 1;  // may be negative: from the end of x's dims
+};
+
+// One operand of P as a dequantization gives it, for P's hook to judge: the integers' element
+// type (a TensorProto::DataType) and dims as inference found them, the integers themselves when
+// they are a constant (else nullptr), the scale and zero point (constants; zero nullptr when
+// omitted) and the axis, made non-negative.
+struct DequantizedOperand {
+  int32_t elem = 0;
+  std::vector<int64_t> dims;
+  const Tensor* values = nullptr;
+  const Tensor* scale = nullptr;
+  const Tensor* zero = nullptr;
+  int64_t axis = 0;
+};
+
+// The index of the first of the four inputs a dequantized-operands fusion gave this node
+// (input 0's scale and zero point, then input 1's); -1 when it has none.
+inline constexpr const char* kDequantizedInputsAttribute = "onnxtool.dequantized_inputs";
+int64_t dequantized_inputs_of(const AttrView& attrs);
 
 }  // namespace onnxtool

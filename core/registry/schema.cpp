@@ -405,6 +405,16 @@ VersionRange& VersionRange::takes_residual(const TakesResidualFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::dequantize(const DequantizeFn& f) {
+  for (auto* v : versions_) v->dequantize = f;
+  return *this;
+}
+
+VersionRange& VersionRange::takes_dequantized(const TakesDequantizedFn& f) {
+  for (auto* v : versions_) v->takes_dequantized = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

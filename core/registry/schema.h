@@ -156,6 +156,11 @@ struct WorkShapes {
 };
 using MacsFn = std::function<double(const WorkShapes&, const AttrView&)>;
 using TakesResidualFn = std::function<bool(const FusionNode&)>;
+struct Dequantization;
+struct DequantizedOperand;
+using DequantizeFn = std::function<bool(const FusionNode&, Dequantization&)>;
+using TakesDequantizedFn =
+    std::function<bool(const FusionNode&, const DequantizedOperand&, const DequantizedOperand&)>;
 
 inline constexpr int kUnbounded = INT_MAX;
 
@@ -230,6 +235,12 @@ struct OpVersion {
   // its output 0's shape (an extra input, see kResidualInputAttribute) before its epilogue.
   ResidualAddFn residual_add;
   TakesResidualFn takes_residual;
+  // dequantize: the node is a dequantization of 8-bit integers to float32 (gives where its
+  // operands are). takes_dequantized: the node's kernel can take its inputs 0 and 1 as the
+  // integers, scales and zero points of these two dequantizations (see
+  // kDequantizedInputsAttribute).
+  DequantizeFn dequantize;
+  TakesDequantizedFn takes_dequantized;
 
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
@@ -312,6 +323,8 @@ class VersionRange {
   VersionRange& residual_add(const ResidualAddFn& f);
   VersionRange& macs(const MacsFn& f);
   VersionRange& takes_residual(const TakesResidualFn& f);
+  VersionRange& dequantize(const DequantizeFn& f);
+  VersionRange& takes_dequantized(const TakesDequantizedFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

@@ -2,6 +2,7 @@
 // DequantizeLinear: the ai.onnx operator. y = (x - x_zero_point) * x_scale, per tensor, per axis
 // (13+) or blocked (21+); y has the scale's type (float before 19) unless output_dtype (23+)
 // says otherwise.
+#include "core/registry/fusion.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/onnx/quant_common.h"
 
@@ -93,6 +94,22 @@ void dequantize_linear_kernel(KernelContext& ctx) {
   misc::write_output<float>(ctx, 0, static_cast<DataType>(out_code), x.shape(), y);
 }
 
+// For the executor's fusion (core/registry/fusion.h): a dequantization to float32 by a float32
+// scale, per tensor or along one axis (not in blocks). The node that takes its integers checks
+// their type and the zero point's.
+bool dequantize_fusion(const FusionNode& n, Dequantization& d) {
+  const Tensor* scale = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  if (!scale || scale->dtype() != DataType::float32) return false;
+  if (n.schema.since >= 21 && n.attrs.get_int("block_size", 0) != 0) return false;
+  const auto float32 = static_cast<int32_t>(DataType::float32);
+  if (dequantized_type(n.attrs, float32, n.schema) != float32) return false;
+  d.x = 0;
+  d.scale = 1;
+  d.zero = 2;
+  d.axis = n.schema.since >= 13 ? n.attrs.get_int("axis", 1) : 1;
+  return true;
+}
+
 }  // namespace
 
 void define_DequantizeLinear(OpDef& op) {
@@ -178,7 +195,10 @@ void define_DequantizeLinear(OpDef& op) {
       .constraint("T3", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_dequantize_linear).kernel(dequantize_linear_kernel);
+  op.all()
+      .infer(infer_dequantize_linear)
+      .kernel(dequantize_linear_kernel)
+      .dequantize(dequantize_fusion);
 }
 
 }  // namespace onnxtool::ops

@@ -319,7 +319,7 @@ PackedConvWeights pack_conv_weights(const PrepareContext& ctx, std::size_t w_ind
 
 void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
                 const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
-                const PackedConvWeights& prepared) {
+                const PackedConvWeights& prepared, const ConvBlockFinish& finish) {
   const kernels::ByteKind kx = byte_kind(ctx, x, x_zero, "x");
   byte_kind(ctx, w, w_zero, "w");
   const nn::Window& win = g.window;
@@ -340,7 +340,12 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
   const bool pointwise = win.is_pointwise();
   const int64_t items = g.batch * g.group;
   const int64_t blocks = std::max<int64_t>(1, (2 * ctx.threads() + items - 1) / items);
-  const int64_t block = column_block(ohw, blocks), per_item = (ohw + block - 1) / block;
+  // Blocks whose sums a finish reads back while they are in L2 (256 KiB of them at 256
+  // channels).
+  constexpr int64_t kFinishedColumns = 256;
+  int64_t block = column_block(ohw, blocks);
+  if (finish) block = std::min(block, kFinishedColumns);
+  const int64_t per_item = (ohw + block - 1) / block;
   ctx.parallel_for(items * per_item, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t item = task / per_item, p0 = task % per_item * block;
@@ -358,8 +363,10 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
         src.produce = [&](int64_t k0, int64_t k1, int64_t n0, int64_t n1, uint8_t* out,
                           int64_t ld) { nn::im2col_rows(win, xg, k0, k1, n0, n1, out, ld, pad); };
       }
-      kernels::igemm(packed[static_cast<std::size_t>(grp)], src, p0, std::min(ohw, p0 + block),
+      const int64_t p1 = std::min(ohw, p0 + block);
+      kernels::igemm(packed[static_cast<std::size_t>(grp)], src, p0, p1,
                      y + (n * g.out_channels + grp * mg) * ohw, ohw);
+      if (finish) finish(n, grp, p0, p1);
     }
   });
 }
