@@ -2,6 +2,7 @@
 #include "core/kernels/quantize.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "core/kernels/gemm.h"
 #include "core/kernels/quantize_arch.h"
@@ -25,6 +26,24 @@ void quantize_u8_scalar(const float* x, int64_t n, float scale, float zero, uint
   }
 }
 
+void dequantize_sums_scalar(void* p, int64_t n, const SumsToFloat& f) {
+  auto* bytes = static_cast<unsigned char*>(p);
+  for (int64_t i = 0; i < n; ++i, bytes += 4) {
+    int32_t sum;
+    std::memcpy(&sum, bytes, 4);
+    float v = static_cast<float>(sum) * f.scale;
+    if (f.has_bias) v += f.bias;
+    if (f.residual) v += f.residual[i];
+    if (f.act_kind == 1) {
+      v = v < f.lo ? f.lo : v;
+      v = v > f.hi ? f.hi : v;
+    } else if (f.act_kind == 2) {
+      v = v < 0.0f ? f.alpha * v : v;
+    }
+    std::memcpy(bytes, &v, 4);
+  }
+}
+
 }  // namespace detail
 
 void float_range(const float* x, int64_t n, float& lo, float& hi) {
@@ -39,6 +58,23 @@ void quantize_u8(const float* x, int64_t n, float scale, float zero, uint8_t* y)
   if (avx2_element_kernels()) return detail::quantize_u8_avx2(x, n, scale, zero, y);
 #endif
   detail::quantize_u8_scalar(x, n, scale, zero, y);
+}
+
+void dequantize_sums(void* p, int64_t n, float scale, bool has_bias, float bias,
+                     const float* residual, const Epilogue& act) {
+  detail::SumsToFloat f;
+  f.scale = scale;
+  f.has_bias = has_bias;
+  f.bias = bias;
+  f.residual = residual;
+  f.act_kind = static_cast<int>(act.kind);
+  f.lo = act.lo;
+  f.hi = act.hi;
+  f.alpha = act.alpha;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (avx2_element_kernels()) return detail::dequantize_sums_avx2(p, n, f);
+#endif
+  detail::dequantize_sums_scalar(p, n, f);
 }
 
 }  // namespace onnxtool::kernels

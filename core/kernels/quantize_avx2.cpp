@@ -51,4 +51,32 @@ void quantize_u8_avx2(const float* x, int64_t n, float scale, float zero, uint8_
   quantize_u8_scalar(x + i, n - i, scale, zero, y + i);
 }
 
+// Eight sums a vector, each step the scalar one: cvtdq2ps rounds to nearest as the conversion
+// does, mul then add (never fused), max_ps(lo, v) is lo > v ? lo : v (a NaN v stays), min_ps
+// likewise.
+void dequantize_sums_avx2(void* p, int64_t n, const SumsToFloat& f) {
+  auto* bytes = static_cast<unsigned char*>(p);
+  const __m256 scale = _mm256_set1_ps(f.scale), bias = _mm256_set1_ps(f.bias);
+  const __m256 lo = _mm256_set1_ps(f.lo), hi = _mm256_set1_ps(f.hi);
+  const __m256 alpha = _mm256_set1_ps(f.alpha), zero = _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    auto* at = bytes + i * 4;
+    __m256 v = _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)));
+    v = _mm256_mul_ps(v, scale);
+    if (f.has_bias) v = _mm256_add_ps(v, bias);
+    if (f.residual) v = _mm256_add_ps(v, _mm256_loadu_ps(f.residual + i));
+    if (f.act_kind == 1) {
+      v = _mm256_max_ps(lo, v);
+      v = _mm256_min_ps(hi, v);
+    } else if (f.act_kind == 2) {
+      v = _mm256_blendv_ps(v, _mm256_mul_ps(alpha, v), _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+    }
+    _mm256_storeu_ps(reinterpret_cast<float*>(at), v);
+  }
+  SumsToFloat rest = f;
+  if (rest.residual) rest.residual += i;
+  dequantize_sums_scalar(bytes + i * 4, n - i, rest);
+}
+
 }  // namespace onnxtool::kernels::detail

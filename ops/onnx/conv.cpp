@@ -17,6 +17,7 @@
 #include "core/infer/helpers.h"
 #include "core/kernels/depthwise.h"
 #include "core/kernels/im2col.h"
+#include "core/kernels/quantize.h"
 #include "core/kernels/winograd.h"
 #include "core/registry/fusion.h"
 #include "onnx.pb.h"
@@ -909,32 +910,14 @@ void conv_dequantized(KernelContext& ctx, const ConvState& s, const ConvGeometry
   const float* bias = b ? b->data<float>() : nullptr;
   const float* r = residual ? residual->data<float>() : nullptr;
   const int64_t mg = g.out_channels / g.group, ohw = g.window.out_size();
-  // The sums and the floats share Y's bytes; memcpy moves a chunk at a time between the two
-  // types through local arrays (of a fixed size, so that the copies are inline vector moves).
+  // The sums and the floats share Y's bytes (kernels::dequantize_sums works in place).
   auto* bytes = reinterpret_cast<unsigned char*>(y.mutable_data<float>());
   auto finish = [&](int64_t n, int64_t grp, int64_t p0, int64_t p1) {
-    constexpr int64_t kChunk = 64;
-    int32_t sums[kChunk];
-    float values[kChunk];
     for (int64_t c = grp * mg; c < (grp + 1) * mg; ++c) {
-      const int64_t row = (n * g.out_channels + c) * ohw;
-      const float scale = scales[static_cast<std::size_t>(c)], add = bias ? bias[c] : 0.0f;
-      for (int64_t j0 = p0; j0 < p1; j0 += kChunk) {
-        const int64_t len = std::min(kChunk, p1 - j0);
-        unsigned char* chunk = bytes + (row + j0) * 4;
-        if (len == kChunk)
-          std::memcpy(sums, chunk, sizeof sums);
-        else
-          std::memcpy(sums, chunk, static_cast<std::size_t>(len) * 4);
-        for (int64_t j = 0; j < len; ++j) values[j] = static_cast<float>(sums[j]) * scale;
-        if (bias)
-          for (int64_t j = 0; j < len; ++j) values[j] += add;
-        s.epilogue.apply(values, len, r ? r + row + j0 : nullptr);
-        if (len == kChunk)
-          std::memcpy(chunk, values, sizeof values);
-        else
-          std::memcpy(chunk, values, static_cast<std::size_t>(len) * 4);
-      }
+      const int64_t row = (n * g.out_channels + c) * ohw + p0;
+      kernels::dequantize_sums(bytes + row * 4, p1 - p0, scales[static_cast<std::size_t>(c)],
+                               bias != nullptr, bias ? bias[c] : 0.0f, r ? r + row : nullptr,
+                               s.epilogue);
     }
   };
   integer::conv_int32(ctx, g, ctx.input(0), optional_input(ctx, at + 1), ctx.input(1),

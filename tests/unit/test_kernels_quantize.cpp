@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -52,4 +53,75 @@ TEST_CASE("quantize_u8: the definition, and AVX2 gives its bytes") {
     CHECK(lo1 == lo2);
     CHECK(hi1 == hi2);
   }
+}
+
+namespace {
+
+// n int32 sums (some past 2^24, where the conversion rounds) as dequantize_sums takes them.
+std::vector<int32_t> awkward_sums(std::size_t n) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int32_t> u(-40000, 40000);
+  std::vector<int32_t> v(n);
+  for (auto& x : v) x = u(rng);
+  const int32_t special[] = {0, 16777217, -16777219, 2147483647, -2147483647 - 1, 1, -1};
+  for (std::size_t i = 0; i < std::size(special) && i * 2 < n; ++i) v[i * 2] = special[i];
+  return v;
+}
+
+// The definition written out: each step rounded to float, in order.
+float dequantized(int32_t sum, float scale, bool has_bias, float bias, const float* r,
+                  const kernels::Epilogue& act) {
+  float v = static_cast<float>(sum) * scale;
+  if (has_bias) v = v + bias;
+  if (r) v = v + *r;
+  act.apply(&v, 1);
+  return v;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("dequantize_sums: int32 sums to floats in place, every variant the definition's bits") {
+  const kernels::Epilogue acts[] = {
+      {},
+      {kernels::Epilogue::Kind::clamp, 0.0f, std::numeric_limits<float>::infinity(), 0.0f},
+      {kernels::Epilogue::Kind::clamp, -3.0f, 6.0f, 0.0f},
+      {kernels::Epilogue::Kind::leaky, 0.0f, 0.0f, 0.1f}};
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{8},
+                        std::size_t{9}, std::size_t{100}, std::size_t{1023}})
+    for (const auto& act : acts)
+      for (bool with_residual : {false, true}) {
+        CAPTURE(n);
+        CAPTURE(with_residual);
+        const auto sums = awkward_sums(n);
+        auto residual = awkward_values(n);  // holds a NaN, which must come through
+        const float* r = with_residual ? residual.data() : nullptr;
+        std::vector<float> want(n);
+        for (std::size_t i = 0; i < n; ++i)
+          want[i] = dequantized(sums[i], 0.0125f, true, -0.7f, r ? r + i : nullptr, act);
+        // The dispatching entry point (this CPU's best), and the scalar definition.
+        std::vector<float> got(n);
+        std::memcpy(got.data(), sums.data(), n * 4);
+        kernels::dequantize_sums(got.data(), static_cast<int64_t>(n), 0.0125f, true, -0.7f, r, act);
+        CHECK(same_bits(got, want));
+        kernels::detail::SumsToFloat f;
+        f.scale = 0.0125f;
+        f.has_bias = true;
+        f.bias = -0.7f;
+        f.residual = r;
+        f.act_kind = static_cast<int>(act.kind);
+        f.lo = act.lo;
+        f.hi = act.hi;
+        f.alpha = act.alpha;
+        std::memcpy(got.data(), sums.data(), n * 4);
+        kernels::detail::dequantize_sums_scalar(got.data(), static_cast<int64_t>(n), f);
+        CHECK(same_bits(got, want));
+        if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) continue;
+        std::memcpy(got.data(), sums.data(), n * 4);
+        kernels::detail::dequantize_sums_avx2(got.data(), static_cast<int64_t>(n), f);
+        CHECK(same_bits(got, want));
+      }
 }
