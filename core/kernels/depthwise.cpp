@@ -34,6 +34,38 @@ int64_t depthwise_scratch(const PlaneWindow& p) {
   return phase_planes_size(p) + block + (outputs + block - 1) / block * block;
 }
 
+// Outputs per plane up to which blocks of channels win: measured on 3x3 layers (stride 1, pads
+// 1), one thread, 7x7 planes of 960 channels took 0.080 ms by blocks against 0.122 ms by
+// planes; 14x14 planes of 384 channels 0.118 against 0.104.
+constexpr int64_t kChannelBlockMaxOutputs = 64;
+
+bool depthwise_by_channels(const PlaneWindow& p) {
+  return p.out_h * p.out_w <= kChannelBlockMaxOutputs;
+}
+
+int64_t depthwise_channels_scratch(const PlaneWindow& p) {
+  const int64_t rows = (p.out_h - 1) * p.stride_h + (p.kernel_h - 1) * p.dilation_h + 1;
+  const int64_t cols = (p.out_w - 1) * p.stride_w + (p.kernel_w - 1) * p.dilation_w + 1;
+  const int64_t lanes = kDepthwiseChannels;
+  // The padded planes, the taps, the bias, the outputs: all interleaved.
+  return (rows * cols + p.kernel_h * p.kernel_w + 1 + p.out_h * p.out_w) * lanes;
+}
+
+void depthwise_channels(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                        const Epilogue& act) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  switch (simd_level()) {
+    case SimdLevel::avx512:
+      return detail::depthwise_channels_avx512(p, b, scratch, act);
+    case SimdLevel::avx2:
+      return detail::depthwise_channels_avx2(p, b, scratch, act);
+    case SimdLevel::scalar:
+      break;
+  }
+#endif
+  detail::depthwise_channels_generic(p, b, scratch, act);
+}
+
 void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                      float* scratch, const Epilogue& act) {
 #if defined(ONNXTOOL_X86_KERNELS)

@@ -25,4 +25,30 @@ int64_t depthwise_scratch(const PlaneWindow& p);
 void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                      float* scratch, const Epilogue& act = {});
 
+// Small planes (few outputs each) go a block of channels at a time: lanes run along the
+// channels, each output of the block one pass over the taps, with the same arithmetic as
+// depthwise_plane (so the same bits). kDepthwiseChannels planes a block, or fewer.
+constexpr int64_t kDepthwiseChannels = 16;
+
+// Whether planes of this window go better by channel blocks (depthwise_channels).
+bool depthwise_by_channels(const PlaneWindow& p);
+
+// A block of up to kDepthwiseChannels channels: input planes x + c * x_stride, each channel's
+// taps at w + c * kernel_h * kernel_w, bias[c] (or none), outputs y + c * y_stride.
+struct ChannelBlock {
+  const float* x = nullptr;
+  int64_t x_stride = 0;
+  const float* w = nullptr;
+  const float* bias = nullptr;
+  float* y = nullptr;
+  int64_t y_stride = 0;
+  int64_t count = 0;
+};
+
+// Floats of scratch depthwise_channels needs for this geometry.
+int64_t depthwise_channels_scratch(const PlaneWindow& p);
+
+void depthwise_channels(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                        const Epilogue& act = {});
+
 }  // namespace onnxtool::kernels

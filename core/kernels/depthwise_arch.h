@@ -14,6 +14,13 @@ namespace onnxtool::kernels::detail {
 // Outputs the loops sum at once (depthwise_body.inc); the scratch has room for whole blocks.
 constexpr int64_t kDepthwiseBlock = 64;
 
+void depthwise_channels_generic(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                                const Epilogue& act);
+void depthwise_channels_avx2(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                             const Epilogue& act);
+void depthwise_channels_avx512(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                               const Epilogue& act);
+
 void depthwise_generic(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                        float* scratch, const Epilogue& act);
 void depthwise_avx2(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,

@@ -152,6 +152,32 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
   const int64_t mg = g.out_channels / g.group;
   const int64_t planes = g.batch * g.out_channels;
   if constexpr (std::is_same_v<F, float>) {
+    // Small planes, one output channel per input channel: blocks of channels at a time.
+    if (mg == 1 && kernels::depthwise_by_channels(p)) {
+      const int64_t lanes = kernels::kDepthwiseChannels;
+      const int64_t blocks = (g.out_channels + lanes - 1) / lanes;
+      ctx.parallel_for(g.batch * blocks, 1, [&](int64_t lo, int64_t hi) {
+        thread_local std::vector<float> scratch;
+        scratch.resize(static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)));
+        for (int64_t task = lo; task < hi; ++task) {
+          const int64_t n = task / blocks, c0 = task % blocks * lanes;
+          kernels::ChannelBlock block;
+          block.count = std::min(lanes, g.out_channels - c0);
+          block.x = x + (n * g.in_channels + c0) * ih * iw;
+          block.x_stride = ih * iw;
+          block.w = w + c0 * kh * kw;
+          block.bias = b ? b + c0 : nullptr;
+          block.y = y + (n * g.out_channels + c0) * oh * ow;
+          block.y_stride = oh * ow;
+          const float* residual =
+              ops.residual ? ops.residual + (n * g.out_channels + c0) * oh * ow : nullptr;
+          kernels::depthwise_channels(p, block, scratch.data(),
+                                      residual ? kernels::Epilogue{} : ops.epilogue);
+          if (residual) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
+        }
+      });
+      return;
+    }
     ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
       thread_local std::vector<float> scratch;
       scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));

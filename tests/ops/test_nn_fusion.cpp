@@ -423,7 +423,8 @@ TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same 
     const char* tail;
   };
   // Pointwise and im2col Convs whose products split into column tiles (24x24 positions) or
-  // into row blocks (7x7), Winograd's 3x3 path (32 channels in or more, 24x24 and 28x28
+  // into row blocks (7x7), depthwise by planes (9x9) and by channel blocks (7x7, 16 and 4
+  // channels), Winograd's 3x3 path (32 channels in or more, 24x24 and 28x28
   // positions), the summand on either side, a Sum, and an activation after.
   const Case cases[] = {
       {16, 64, 24, 1, "", "  s = Add (c, r)\n  y = Relu (s)"},
@@ -432,6 +433,7 @@ TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same 
       {8, 24, 24, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
       {32, 40, 7, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (r, c)\n  y = LeakyRelu (s)"},
       {8, 8, 9, 3, "<group = 8, pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
+      {20, 20, 7, 3, "<group = 20, pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
       {32, 40, 24, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
       {48, 16, 28, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (r, c)\n  y = LeakyRelu (s)"},
   };

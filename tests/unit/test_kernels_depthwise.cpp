@@ -114,3 +114,83 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
     }
   }
 }
+
+// Blocks of channels (small planes, lanes along the channels): each channel's plane has the
+// definition's bits, at every level, for full and partial blocks, and nothing is written past
+// the block's planes.
+TEST_CASE("depthwise channel blocks: the definition's bits per channel, every level") {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(-1, 1);
+  struct Case {
+    int64_t h, w, kh, kw, sh, sw, dh, dw, top, left, bottom, right;
+  };
+  const Case cases[] = {
+      {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {8, 8, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
+      {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},  {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},
+      {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},  {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+      {12, 11, 8, 7, 1, 1, 1, 1, 3, 3, 4, 3},
+  };
+  using Fn = void (*)(const kernels::PlaneWindow&, const kernels::ChannelBlock&, float*,
+                      const kernels::Epilogue&);
+  std::vector<Fn> variants{kernels::detail::depthwise_channels_generic};
+#if defined(__x86_64__)
+  if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx2)
+    variants.push_back(kernels::detail::depthwise_channels_avx2);
+  if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx512)
+    variants.push_back(kernels::detail::depthwise_channels_avx512);
+#endif
+  kernels::Epilogue clip;
+  clip.kind = kernels::Epilogue::Kind::clamp;
+  clip.lo = -0.25f;
+  clip.hi = 0.5f;
+  for (const Case& c : cases)
+    for (int64_t count : {int64_t{16}, int64_t{5}, int64_t{1}}) {
+      INFO("in ", c.h, "x", c.w, " kernel ", c.kh, "x", c.kw, " stride ", c.sh, ",", c.sw,
+           " channels ", count);
+      const kernels::PlaneWindow p{c.h,
+                                   c.w,
+                                   out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
+                                   out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
+                                   c.kh,
+                                   c.kw,
+                                   c.sh,
+                                   c.sw,
+                                   c.dh,
+                                   c.dw,
+                                   c.top,
+                                   c.left};
+      const int64_t in_plane = c.h * c.w, taps = c.kh * c.kw, outputs = p.out_h * p.out_w;
+      std::vector<float> x(static_cast<std::size_t>(count * in_plane)),
+          w(static_cast<std::size_t>(count * taps)), bias(static_cast<std::size_t>(count));
+      for (auto& v : x) v = u(rng);
+      for (auto& v : w) v = u(rng);
+      for (auto& v : bias) v = u(rng);
+      for (const kernels::Epilogue& act : {kernels::Epilogue{}, clip}) {
+        std::vector<float> want;
+        for (int64_t ch = 0; ch < count; ++ch) {
+          const std::vector<float> xc(x.begin() + ch * in_plane, x.begin() + (ch + 1) * in_plane);
+          const std::vector<float> wc(w.begin() + ch * taps, w.begin() + (ch + 1) * taps);
+          auto plane = definition(p, xc, wc, bias[static_cast<std::size_t>(ch)]);
+          act.apply(plane.data(), outputs);
+          want.insert(want.end(), plane.begin(), plane.end());
+        }
+        kernels::ChannelBlock b;
+        b.x = x.data();
+        b.x_stride = in_plane;
+        b.w = w.data();
+        b.bias = bias.data();
+        b.y_stride = outputs;
+        b.count = count;
+        std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)),
+                                   std::numeric_limits<float>::quiet_NaN());
+        for (Fn fn : variants) {
+          // One plane of sentinels after the block: it must stay as it was.
+          std::vector<float> y(want.size() + static_cast<std::size_t>(outputs), -9.0f);
+          b.y = y.data();
+          fn(p, b, scratch.data(), act);
+          CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
+          CHECK(y.back() == -9.0f);
+        }
+      }
+    }
+}
