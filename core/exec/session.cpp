@@ -17,6 +17,7 @@
 #include "core/exec/passes/fuse_dequantized.h"
 #include "core/exec/passes/fuse_epilogue.h"
 #include "core/exec/passes/fuse_residual.h"
+#include "core/exec/passes/fuse_scaled_output.h"
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
@@ -145,9 +146,9 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 // ---- the executor's passes ----------------------------------------------------------------------
 
 std::vector<std::string> executor_pass_names() {
-  return {exec_detail::FuseDequantized::kName, exec_detail::FoldConstants::kName,
-          exec_detail::FuseChannelAffine::kName, exec_detail::FuseResidual::kName,
-          exec_detail::FuseEpilogue::kName};
+  return {exec_detail::FuseDequantized::kName,   exec_detail::FoldConstants::kName,
+          exec_detail::FuseChannelAffine::kName, exec_detail::FuseScaledOutput::kName,
+          exec_detail::FuseResidual::kName,      exec_detail::FuseEpilogue::kName};
 }
 
 namespace {
@@ -160,6 +161,9 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
   // After folding: parameters that constant subgraphs compute are initializers by then.
   pipeline.add(std::make_unique<exec_detail::FuseChannelAffine>(ctx));
+  // After folding (a bias reshaped by nodes is a constant by then), before the residual Add
+  // and the activation, which come after the scale and the bias.
+  pipeline.add(std::make_unique<exec_detail::FuseScaledOutput>(ctx));
   // Before epilogues: the Relu after a residual Add then folds into the Conv that took the Add.
   pipeline.add(std::make_unique<exec_detail::FuseResidual>(ctx));
   // After folding affine nodes: a Conv, BatchNormalization, Relu chain becomes one Conv.
@@ -167,6 +171,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
     pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
+    pipeline.set_enabled(exec_detail::FuseScaledOutput::kName, false);
     pipeline.set_enabled(exec_detail::FuseResidual::kName, false);
     pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);
   }

@@ -33,4 +33,10 @@ int64_t dequantized_inputs_of(const AttrView& attrs) {
   return index >= 0 ? index : -1;
 }
 
+int64_t scaled_output_of(const AttrView& attrs) {
+  if (!attrs.has(kScaledOutputAttribute)) return -1;
+  const int64_t index = attrs.get_int(kScaledOutputAttribute, -1);
+  return index >= 0 ? index : -1;
+}
+
 }  // namespace onnxtool

@@ -26,6 +26,14 @@
 // first's index in kDequantizedInputsAttribute, read back with dequantized_inputs_of). A D that
 // nothing else reads disappears. The sums are then exact, so the results change by the float
 // rounding of the sums the dequantized values gave.
+//
+// Scaled integer outputs: a node P whose kernel sums integers into int32 (ConvInteger) and can
+// finish its output in float takes, one node at a time, the conversion Q to float32 after it
+// (Cast), then a product by one value (Mul by a scalar: the dequantization scale of a
+// dynamically quantized model), then a per-channel constant shift (Add of a bias). P then
+// writes float32 sum * scale + bias, reading the scale and bias as two extra inputs (the first's
+// index in kScaledOutputAttribute; either may be "", meaning 1 and none). Each step is the
+// node's own float operation in the nodes' order, so the results keep their bits.
 #pragma once
 
 #include <cstddef>
@@ -128,5 +136,10 @@ struct DequantizedOperand {
 // (input 0's scale and zero point, then input 1's); -1 when it has none.
 inline constexpr const char* kDequantizedInputsAttribute = "onnxtool.dequantized_inputs";
 int64_t dequantized_inputs_of(const AttrView& attrs);
+
+// The index of the scale input (the bias input follows it) of a node whose int32 output became
+// float32 through a scaled-output fusion; -1 when it has none.
+inline constexpr const char* kScaledOutputAttribute = "onnxtool.scaled_output";
+int64_t scaled_output_of(const AttrView& attrs);
 
 }  // namespace onnxtool

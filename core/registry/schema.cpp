@@ -415,6 +415,21 @@ VersionRange& VersionRange::takes_dequantized(const TakesDequantizedFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::to_float32(const ToFloat32Fn& f) {
+  for (auto* v : versions_) v->to_float32 = f;
+  return *this;
+}
+
+VersionRange& VersionRange::multiplies(const MultipliesFn& f) {
+  for (auto* v : versions_) v->multiplies = f;
+  return *this;
+}
+
+VersionRange& VersionRange::takes_scaled_output(const TakesScaledOutputFn& f) {
+  for (auto* v : versions_) v->takes_scaled_output = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

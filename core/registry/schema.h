@@ -159,6 +159,9 @@ using TakesResidualFn = std::function<bool(const FusionNode&)>;
 struct Dequantization;
 struct DequantizedOperand;
 using DequantizeFn = std::function<bool(const FusionNode&, Dequantization&)>;
+using ToFloat32Fn = std::function<bool(const FusionNode&)>;
+using MultipliesFn = std::function<bool(const FusionNode&)>;
+using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
 using TakesDequantizedFn =
     std::function<bool(const FusionNode&, const DequantizedOperand&, const DequantizedOperand&)>;
 
@@ -241,6 +244,13 @@ struct OpVersion {
   // kDequantizedInputsAttribute).
   DequantizeFn dequantize;
   TakesDequantizedFn takes_dequantized;
+  // to_float32: the node is y = float32(x), element by element (rounding to nearest).
+  // multiplies: the node is y = a * b of its two inputs, with numpy broadcasting.
+  // takes_scaled_output: the node's kernel can write float32 sum * scale + bias in place of its
+  // int32 sums (see kScaledOutputAttribute).
+  ToFloat32Fn to_float32;
+  MultipliesFn multiplies;
+  TakesScaledOutputFn takes_scaled_output;
 
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
@@ -325,6 +335,9 @@ class VersionRange {
   VersionRange& takes_residual(const TakesResidualFn& f);
   VersionRange& dequantize(const DequantizeFn& f);
   VersionRange& takes_dequantized(const TakesDequantizedFn& f);
+  VersionRange& to_float32(const ToFloat32Fn& f);
+  VersionRange& multiplies(const MultipliesFn& f);
+  VersionRange& takes_scaled_output(const TakesScaledOutputFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

@@ -406,6 +406,7 @@ void define_Mul(OpDef& op) {
   // clang-format on
   define_arith<NumericTypes>(op, mul_fn, broadcast_elementwise('*'));
   op.from(7).channel_affine(scale_channel_affine);
+  op.from(7).multiplies([](const FusionNode&) { return true; });
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 

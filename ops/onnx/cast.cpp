@@ -24,6 +24,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
 #include "onnx.pb.h"
 #include "ops/onnx/elementwise.h"
 #include "ops/onnx/nn_common.h"
@@ -630,6 +631,10 @@ void define_Cast(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_cast).kernel(cast_kernel);
+  // For the executor's fusion (core/registry/fusion.h): a Cast to float32 is y = float32(x).
+  op.from(6).to_float32([](const FusionNode& n) {
+    return n.attrs.get_int("to", 0) == static_cast<int64_t>(DataType::float32);
+  });
   // Cast-1 names the target type ("FLOAT"); from 6 it is the DataType number. 19 adds
   // saturate, which only conversions to float8 read.
   op.at(6).upgrade(cast_to_number).downgrade(cast_to_name);

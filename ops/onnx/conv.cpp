@@ -933,22 +933,14 @@ void conv_dequantized(KernelContext& ctx, const ConvState& s, const ConvGeometry
   if (b && b->dtype() != DataType::float32) ctx.fail("B must be float with fused X and W integers");
   const auto at = static_cast<std::size_t>(s.dequantized);
   const std::vector<float> scales = channel_scales(ctx, s, g.out_channels);
-  const float* bias = b ? b->data<float>() : nullptr;
-  const float* r = residual ? residual->data<float>() : nullptr;
-  const int64_t mg = g.out_channels / g.group, ohw = g.window.out_size();
-  // The sums and the floats share Y's bytes (kernels::dequantize_sums works in place).
-  auto* bytes = reinterpret_cast<unsigned char*>(y.mutable_data<float>());
-  auto finish = [&](int64_t n, int64_t grp, int64_t p0, int64_t p1) {
-    for (int64_t c = grp * mg; c < (grp + 1) * mg; ++c) {
-      const int64_t row = (n * g.out_channels + c) * ohw + p0;
-      kernels::dequantize_sums(bytes + row * 4, p1 - p0, scales[static_cast<std::size_t>(c)],
-                               bias != nullptr, bias ? bias[c] : 0.0f, r ? r + row : nullptr,
-                               s.epilogue);
-    }
-  };
-  integer::conv_int32(ctx, g, ctx.input(0), optional_input(ctx, at + 1), ctx.input(1),
-                      optional_input(ctx, at + 3), reinterpret_cast<int32_t*>(bytes), s.int_weights,
-                      finish);
+  integer::FloatOutput out;
+  out.scales = scales.data();
+  out.bias = b ? b->data<float>() : nullptr;
+  out.residual = residual ? residual->data<float>() : nullptr;
+  out.epilogue = s.epilogue;
+  integer::conv_int32_to_float(ctx, g, ctx.input(0), optional_input(ctx, at + 1), ctx.input(1),
+                               optional_input(ctx, at + 3), s.int_weights, out,
+                               y.mutable_data<float>());
 }
 
 void conv_kernel(KernelContext& ctx, const ConvState& s) {

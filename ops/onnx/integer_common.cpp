@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ops/onnx/integer_common.h"
 
+#include "core/kernels/quantize.h"
 #include "core/types/float_formats.h"
 #include "ops/onnx/im2col.h"
 #include "ops/onnx/misc_common.h"
@@ -369,6 +370,22 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
       if (finish) finish(n, grp, p0, p1);
     }
   });
+}
+
+void conv_int32_to_float(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
+                         const Tensor* x_zero, const Tensor& w, const Tensor* w_zero,
+                         const PackedConvWeights& packed, const FloatOutput& out, float* y) {
+  const int64_t mg = g.out_channels / g.group, ohw = g.window.out_size();
+  auto* bytes = reinterpret_cast<unsigned char*>(y);
+  auto finish = [&](int64_t n, int64_t grp, int64_t p0, int64_t p1) {
+    for (int64_t c = grp * mg; c < (grp + 1) * mg; ++c) {
+      const int64_t at = (n * g.out_channels + c) * ohw + p0;
+      kernels::dequantize_sums(bytes + at * 4, p1 - p0, out.scales[c], out.bias != nullptr,
+                               out.bias ? out.bias[c] : 0.0f,
+                               out.residual ? out.residual + at : nullptr, out.epilogue);
+    }
+  };
+  conv_int32(ctx, g, x, x_zero, w, w_zero, reinterpret_cast<int32_t*>(bytes), packed, finish);
 }
 
 // ---- inference -------------------------------------------------------------------------------

@@ -100,6 +100,19 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
                 const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
                 const PackedConvWeights& packed, const ConvBlockFinish& finish = {});
 
+// The convolution's int32 sums turned into floats as each block is made (kernels::
+// dequantize_sums, in place in y's bytes): sum * scales[channel] + bias[channel] (bias null:
+// none), + residual (laid out as y; null: none), then the epilogue.
+struct FloatOutput {
+  const float* scales = nullptr;  // one per output channel
+  const float* bias = nullptr;
+  const float* residual = nullptr;
+  kernels::Epilogue epilogue;
+};
+void conv_int32_to_float(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
+                         const Tensor* x_zero, const Tensor& w, const Tensor* w_zero,
+                         const PackedConvWeights& packed, const FloatOutput& out, float* y);
+
 // ---- inference -------------------------------------------------------------------------------
 
 // matmul_shape of inputs a and b, or nullopt when a rank is unknown.

@@ -236,3 +236,92 @@ TEST_CASE("what stays in float: depthwise, shallow, per-channel X, a shared X de
     check_close(r.fused[0].tensor(), r.unfused[0].tensor(), 1e-5, 1e-5);
   }
 }
+
+namespace {
+
+// A dynamically quantized Conv as ONNX Runtime's quantize_dynamic writes it: the activations
+// quantized at run time, ConvInteger, its sums cast to float and multiplied by the two scales'
+// product, then `tail` (reading cf and writing y; r is an extra input of Y's shape).
+std::string dynamic_conv(const std::string& tail) {
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,32,9,9] x, float[1,24,9,9] r) => (float[1,24,9,9] y) {
+  xq, xs, xz = DynamicQuantizeLinear (x)
+  c = ConvInteger <pads = [1, 1, 1, 1]> (xq, wq, xz, wz)
+  cf = Cast <to = 1> (c)
+  s = Mul (xs, ws)
+)" + tail +
+         "\n}";
+}
+
+struct DynamicRuns {
+  std::vector<Value> fused, unfused, fused_one_thread;
+  int64_t fused_nodes = 0, unfused_nodes = 0;
+};
+
+DynamicRuns run_dynamic(const std::string& tail) {
+  const Constants k = {{"wq", random_tensor(DataType::uint8, {24, 32, 3, 3}, 41, 0, 255)},
+                       {"wz", Tensor::scalar<uint8_t>(131)},
+                       {"ws", Tensor::scalar<float>(0.0037f)},
+                       {"b", random_tensor(DataType::float32, {24, 1, 1}, 42)},
+                       {"pc", random_tensor(DataType::float32, {1, 24, 1, 1}, 43)}};
+  const Model m = model_of(dynamic_conv(tail), k);
+  const std::vector<std::pair<std::string, Value>> feeds = {
+      {"x", Value(random_tensor(DataType::float32, {1, 32, 9, 9}, 44))},
+      {"r", Value(random_tensor(DataType::float32, {1, 24, 9, 9}, 45))}};
+  SessionOptions on;
+  on.threads = 2;
+  SessionOptions off = on, one = on;
+  off.fuse = false;
+  one.threads = 1;
+  Session a(m, on), b(m, off), c(m, one);
+  DynamicRuns runs;
+  runs.fused = a.run(feeds);
+  runs.unfused = b.run(feeds);
+  runs.fused_one_thread = c.run(feeds);
+  runs.fused_nodes = a.stats().nodes;
+  runs.unfused_nodes = b.stats().nodes;
+  return runs;
+}
+
+// The fused kernel does the nodes' float operations in their order: the same bits.
+void check_same_bits(const DynamicRuns& r) {
+  CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+  CHECK(values(r.fused_one_thread[0].tensor()) == values(r.fused[0].tensor()));
+}
+
+}  // namespace
+
+TEST_CASE("ConvInteger finishes in float: cast, scale, bias, residual and activation fold in") {
+  SUBCASE("the whole chain") {
+    const auto r = run_dynamic(
+        "  cm = Mul (cf, s)\n  cb = Add (cm, b)\n  t = Add (cb, r)\n"
+        "  y = Relu (t)");
+    CHECK(r.unfused_nodes == 8);
+    CHECK(r.fused_nodes == 3);  // DynamicQuantizeLinear, the scales' Mul, ConvInteger
+    check_same_bits(r);
+  }
+  SUBCASE("the scale on the left, a Sub of the bias, no residual") {
+    const auto r = run_dynamic("  cm = Mul (s, cf)\n  y = Sub (cm, b)");
+    CHECK(r.fused_nodes == 3);
+    check_same_bits(r);
+  }
+  SUBCASE("a bias without a scale") {
+    const auto r = run_dynamic("  cb = Add (cf, b)\n  y = Mul (cb, s)");
+    // The Mul after the bias is not the scale the kernel applies first: it stays.
+    CHECK(r.fused_nodes == 4);
+    check_same_bits(r);
+  }
+}
+
+TEST_CASE("ConvInteger's float finish: what stays a node of its own") {
+  SUBCASE("a product by a per-channel tensor: the cast folds, the Mul stays") {
+    const auto r = run_dynamic("  y = Mul (cf, pc)");
+    CHECK(r.fused_nodes == 4);
+    check_same_bits(r);
+  }
+  SUBCASE("the sums read elsewhere: nothing folds") {
+    const auto r = run_dynamic("  cm = Mul (cf, s)\n  d = Cast <to = 1> (c)\n  y = Add (cm, d)");
+    CHECK(r.fused_nodes == r.unfused_nodes);
+    check_same_bits(r);
+  }
+}
