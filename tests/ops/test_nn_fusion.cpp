@@ -22,18 +22,6 @@ namespace {
 
 using Constants = std::vector<std::pair<std::string, Tensor>>;
 
-// A model from the textual syntax with float initializers added.
-Model model_of(const std::string& text, const Constants& constants) {
-  auto proto = std::make_shared<onnx::ModelProto>();
-  text::parse_model_text(text, *proto);
-  for (const auto& [name, t] : constants) {
-    onnx::TensorProto* init = proto->mutable_graph()->add_initializer();
-    tensor_to_proto(t, *init);
-    init->set_name(name);
-  }
-  return model_from_proto(proto, "fusion.onnx", {});
-}
-
 Tensor positive(const Shape& shape, uint32_t seed) {
   return random_tensor(DataType::float32, shape, seed, 0.5, 2.0);
 }
@@ -379,28 +367,6 @@ g (float[1,3,6,6] x, float[1,2,6,6] z) => (float[1,5,6,6] y) {
 
 namespace {
 
-struct FedRuns {
-  std::vector<Value> fused, unfused, fused_one_thread;
-  int64_t fused_nodes = 0, unfused_nodes = 0;
-};
-
-// The model with fusions on (two threads and one) and off, on the same feeds.
-FedRuns run_fed(const Model& m, const std::vector<std::pair<std::string, Value>>& feeds) {
-  SessionOptions on;
-  on.threads = 2;
-  SessionOptions off = on, one = on;
-  off.fuse = false;
-  one.threads = 1;
-  Session a(m, on), b(m, off), c(m, one);
-  FedRuns r;
-  r.fused = a.run(feeds);
-  r.unfused = b.run(feeds);
-  r.fused_one_thread = c.run(feeds);
-  r.fused_nodes = a.stats().nodes;
-  r.unfused_nodes = b.stats().nodes;
-  return r;
-}
-
 // c = Conv(x, w, b), then `tail` (which reads c and r and writes y), opset 13.
 std::string conv_with_residual(int64_t cin, int64_t cout, int64_t hw, const std::string& conv,
                                const std::string& tail) {
@@ -445,7 +411,7 @@ TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same 
     const Model m = model_of(conv_with_residual(c.cin, c.cout, c.hw, c.conv, c.tail), k);
     const auto x = random_tensor(DataType::float32, {1, c.cin, c.hw, c.hw}, 23);
     const auto r = random_tensor(DataType::float32, {1, c.cout, c.hw, c.hw}, 24);
-    const FedRuns runs = run_fed(m, {{"x", Value(x)}, {"r", Value(r)}});
+    const FusedRuns runs = run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}});
     const bool has_activation = std::string(c.tail).find("s = ") != std::string::npos;
     CHECK(runs.unfused_nodes == (has_activation ? 3 : 2));
     CHECK(runs.fused_nodes == 1);
@@ -472,7 +438,7 @@ TEST_CASE("float16 and bfloat16 residual Adds run in the Conv's kernel, with the
       const Model m = model_of(text, k);
       const auto x = cast_to(random_tensor(DataType::float32, {1, 32, 14, 14}, 43), type);
       const auto r = cast_to(random_tensor(DataType::float32, {1, 40, 14, 14}, 44), type);
-      const FedRuns runs = run_fed(m, {{"x", Value(x)}, {"r", Value(r)}});
+      const FusedRuns runs = run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}});
       CHECK(runs.fused_nodes == 1);
       CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
       CHECK(values(runs.fused_one_thread[0].tensor()) == values(runs.fused[0].tensor()));
@@ -489,7 +455,7 @@ g (float[1,8,5,5] x, float[1,8,1,1] r) => (float[1,8,5,5] y) {
   c = Conv (x, w, b)
   y = Add (c, r)
 })";
-    const FedRuns runs = run_fed(
+    const FusedRuns runs = run_fused_and_plain(
         model_of(text, k),
         {{"x", Value(x)}, {"r", Value(random_tensor(DataType::float32, {1, 8, 1, 1}, 34))}});
     CHECK(runs.fused_nodes == 2);
@@ -502,7 +468,8 @@ g (float[1,8,5,5] x, float[1,8,5,5] r) => (float[1,8,5,5] y) {
   c = Conv (x, w, b)
   y = Sum (c, r, r)
 })";
-    const FedRuns runs = run_fed(model_of(text, k), {{"x", Value(x)}, {"r", Value(r)}});
+    const FusedRuns runs =
+        run_fused_and_plain(model_of(text, k), {{"x", Value(x)}, {"r", Value(r)}});
     CHECK(runs.fused_nodes == 2);
     CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
   }
@@ -512,7 +479,8 @@ g (float[1,8,5,5] x, float[1,8,5,5] r) => (float[1,8,5,5] y, float[1,8,5,5] c) {
   c = Conv (x, w, b)
   y = Add (c, r)
 })";
-    const FedRuns runs = run_fed(model_of(text, k), {{"x", Value(x)}, {"r", Value(r)}});
+    const FusedRuns runs =
+        run_fused_and_plain(model_of(text, k), {{"x", Value(x)}, {"r", Value(r)}});
     CHECK(runs.fused_nodes == 2);
     CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
   }
@@ -533,7 +501,7 @@ g (float[1,8,6,6] x) => (float[1,16,6,6] y) {
                  {"w2", random_tensor(DataType::float32, {16, 8, 1, 1}, 43)},
                  {"b2", random_tensor(DataType::float32, {16}, 44)}};
   const auto x = random_tensor(DataType::float32, {1, 8, 6, 6}, 45);
-  const FedRuns runs = run_fed(model_of(text, k), {{"x", Value(x)}});
+  const FusedRuns runs = run_fused_and_plain(model_of(text, k), {{"x", Value(x)}});
   CHECK(runs.unfused_nodes == 4);
   CHECK(runs.fused_nodes == 2);
   CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));

@@ -45,6 +45,18 @@ std::vector<std::string> output_names(const std::string& node) {
   return names;
 }
 
+std::shared_ptr<onnx::ModelProto> proto_of(
+    const std::string& text, const std::vector<std::pair<std::string, Tensor>>& constants) {
+  auto proto = std::make_shared<onnx::ModelProto>();
+  text::parse_model_text(text, *proto);
+  for (const auto& [name, t] : constants) {
+    onnx::TensorProto* init = proto->mutable_graph()->add_initializer();
+    tensor_to_proto(t, *init);
+    init->set_name(name);
+  }
+  return proto;
+}
+
 Model build_model(const std::string& node, int opset,
                   const std::vector<std::pair<std::string, std::string>>& inputs,
                   const std::vector<std::pair<std::string, Tensor>>& constants) {
@@ -53,13 +65,7 @@ Model build_model(const std::string& node, int opset,
   for (std::size_t i = 0; i < inputs.size(); ++i)
     text += (i ? ", " : "") + inputs[i].second + " " + inputs[i].first;
   text += ") => () {\n  " + node + "\n}\n";
-  auto proto = std::make_shared<onnx::ModelProto>();
-  text::parse_model_text(text, *proto);
-  for (const auto& [name, t] : constants) {
-    onnx::TensorProto* init = proto->mutable_graph()->add_initializer();
-    tensor_to_proto(t, *init);
-    init->set_name(name);
-  }
+  auto proto = proto_of(text, constants);
   for (const std::string& out : output_names(node))
     if (!out.empty()) proto->mutable_graph()->add_output()->set_name(out);
   return model_from_proto(proto, "test.onnx", {});
@@ -79,6 +85,30 @@ std::vector<std::pair<std::string, Value>> feeds(const NodeCase& c) {
 }
 
 }  // namespace
+
+Model model_of(const std::string& text,
+               const std::vector<std::pair<std::string, Tensor>>& constants) {
+  return model_from_proto(proto_of(text, constants), "test.onnx", {});
+}
+
+FusedRuns run_fused_and_plain(const Model& m,
+                              const std::vector<std::pair<std::string, Value>>& feeds,
+                              const std::vector<std::string>& disabled) {
+  SessionOptions on;
+  on.threads = 2;
+  on.disabled_passes = disabled;
+  SessionOptions off = on, one = on;
+  off.fuse = false;
+  one.threads = 1;
+  Session a(m, on), b(m, off), c(m, one);
+  FusedRuns r;
+  r.fused = a.run(feeds);
+  r.unfused = b.run(feeds);
+  r.fused_one_thread = c.run(feeds);
+  r.fused_nodes = a.stats().nodes;
+  r.unfused_nodes = b.stats().nodes;
+  return r;
+}
 
 std::vector<Value> run_node(const NodeCase& c) {
   Model m = build_model(c.node, c.opset, declared_inputs(c), c.initializers);

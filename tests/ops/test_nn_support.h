@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/model.h"
 #include "core/types/tensor.h"
 #include "core/types/value.h"
 
@@ -22,6 +23,20 @@ struct NodeCase {
   std::vector<std::pair<std::string, Tensor>> initializers;  // constants of the graph
   int threads = 2;
 };
+
+// A model from the textual syntax, with these initializers added.
+Model model_of(const std::string& text,
+               const std::vector<std::pair<std::string, Tensor>>& constants);
+
+// A model's outputs with the executor's fusions on (two threads, and one) and off, on the same
+// feeds, and the nodes each plan runs. `disabled` leaves passes out of the fused runs.
+struct FusedRuns {
+  std::vector<Value> fused, unfused, fused_one_thread;
+  int64_t fused_nodes = 0, unfused_nodes = 0;
+};
+FusedRuns run_fused_and_plain(const Model& m,
+                              const std::vector<std::pair<std::string, Value>>& feeds,
+                              const std::vector<std::string>& disabled = {});
 
 // Runs the node; returns its outputs in the node's order. Throws what the executor throws.
 std::vector<Value> run_node(const NodeCase& c);

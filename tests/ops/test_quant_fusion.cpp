@@ -5,16 +5,12 @@
 // written computes, up to the float rounding of the sums it makes exact.
 #include <doctest/doctest.h>
 
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/exec/session.h"
 #include "core/model/model.h"
-#include "core/text/parser.h"
-#include "core/types/tensor_proto.h"
-#include "onnx.pb.h"
 #include "tests/ops/test_nn_support.h"
 
 using namespace onnxtool;
@@ -23,17 +19,6 @@ using namespace onnxtool::test::nn;
 namespace {
 
 using Constants = std::vector<std::pair<std::string, Tensor>>;
-
-Model model_of(const std::string& text, const Constants& constants) {
-  auto proto = std::make_shared<onnx::ModelProto>();
-  text::parse_model_text(text, *proto);
-  for (const auto& [name, t] : constants) {
-    onnx::TensorProto* init = proto->mutable_graph()->add_initializer();
-    tensor_to_proto(t, *init);
-    init->set_name(name);
-  }
-  return model_from_proto(proto, "qdq.onnx", {});
-}
 
 std::string dims(const Shape& s) {
   std::string out = "[";
@@ -89,37 +74,18 @@ Constants constants_of(const QdqConv& q) {
           {"b", random_tensor(DataType::float32, {m}, 33)}};
 }
 
-struct QdqRuns {
-  std::vector<Value> fused, unfused, fused_one_thread;
-  int64_t fused_nodes = 0, unfused_nodes = 0;
-};
-
-QdqRuns run_qdq(const QdqConv& q, const std::vector<std::string>& disabled = {}) {
-  const Model m = model_of(model_text(q), constants_of(q));
+FusedRuns run_qdq(const QdqConv& q, const std::vector<std::string>& disabled = {}) {
   std::vector<std::pair<std::string, Value>> feeds = {
       {"x", Value(random_tensor(DataType::float32, q.x, 34))}};
   if (q.residual) feeds.emplace_back("r", Value(random_tensor(DataType::float32, q.out, 35)));
-  SessionOptions on;
-  on.threads = 2;
-  on.disabled_passes = disabled;
-  SessionOptions off = on, one = on;
-  off.fuse = false;
-  one.threads = 1;
-  Session a(m, on), b(m, off), c(m, one);
-  QdqRuns r;
-  r.fused = a.run(feeds);
-  r.unfused = b.run(feeds);
-  r.fused_one_thread = c.run(feeds);
-  r.fused_nodes = a.stats().nodes;
-  r.unfused_nodes = b.stats().nodes;
-  return r;
+  return run_fused_and_plain(model_of(model_text(q), constants_of(q)), feeds, disabled);
 }
 
 // The graph as written sums the dequantized products in float (a few hundred terms of size up
 // to about 2.5 here, so its rounding stays below 1e-4); the fused Conv sums them exactly and
 // scales once. A wrong zero point, scale or padding moves results by a step of 1e-4 or more
 // times the depth.
-void check_matches_graph(const QdqRuns& r) {
+void check_matches_graph(const FusedRuns& r) {
   REQUIRE(r.fused.size() == 1);
   check_close(r.fused[0].tensor(), r.unfused[0].tensor(), 1e-4, 2e-4);
   // Exact integer sums, then the same float steps: the thread count changes no bit.
@@ -134,7 +100,7 @@ TEST_CASE("a QDQ Conv computes on the integers: per-channel, per-tensor, either 
   base.w = {40, 32, 3, 3};
   base.out = {1, 40, 9, 11};
   SUBCASE("uint8 activations with a zero point (the padding reads it), per-channel int8 W") {
-    const QdqRuns r = run_qdq(base);
+    const FusedRuns r = run_qdq(base);
     // Unfused, W's dequantization is still folded into a float constant.
     CHECK(r.unfused_nodes == 4);
     CHECK(r.fused_nodes == 2);  // QuantizeLinear, and the Conv with its Relu
@@ -144,7 +110,7 @@ TEST_CASE("a QDQ Conv computes on the integers: per-channel, per-tensor, either 
     QdqConv q = base;
     q.per_channel = false;
     q.wz = 3;
-    const QdqRuns r = run_qdq(q);
+    const FusedRuns r = run_qdq(q);
     CHECK(r.fused_nodes == 2);
     check_matches_graph(r);
   }
@@ -154,7 +120,7 @@ TEST_CASE("a QDQ Conv computes on the integers: per-channel, per-tensor, either 
     q.xz = -5;
     q.weights = DataType::uint8;
     q.wz = 128;
-    const QdqRuns r = run_qdq(q);
+    const FusedRuns r = run_qdq(q);
     CHECK(r.fused_nodes == 2);
     check_matches_graph(r);
   }
@@ -164,7 +130,7 @@ TEST_CASE("a QDQ Conv computes on the integers: per-channel, per-tensor, either 
     q.w = {48, 32, 3, 3};
     q.conv_attrs = "<group = 2, strides = [2, 2], pads = [1, 1, 1, 1]>";
     q.out = {2, 48, 5, 5};
-    const QdqRuns r = run_qdq(q);
+    const FusedRuns r = run_qdq(q);
     CHECK(r.fused_nodes == 2);
     check_matches_graph(r);
   }
@@ -174,7 +140,7 @@ TEST_CASE("a QDQ Conv computes on the integers: per-channel, per-tensor, either 
     q.w = {24, 256, 1, 1};
     q.conv_attrs = "";
     q.out = {1, 24, 20, 20};
-    const QdqRuns r = run_qdq(q);
+    const FusedRuns r = run_qdq(q);
     CHECK(r.fused_nodes == 2);
     check_matches_graph(r);
   }
@@ -187,7 +153,7 @@ TEST_CASE("a QDQ Conv takes the residual Add and the activation after it") {
   q.out = {1, 16, 8, 8};
   q.residual = true;
   q.tail = "  s = Add (r, c)\n  y = LeakyRelu <alpha = 0.1> (s)";
-  const QdqRuns r = run_qdq(q);
+  const FusedRuns r = run_qdq(q);
   CHECK(r.unfused_nodes == 5);
   CHECK(r.fused_nodes == 2);
   check_matches_graph(r);
@@ -203,7 +169,7 @@ TEST_CASE("what stays in float: depthwise, shallow, per-channel X, a shared X de
     q.w = {32, 1, 3, 3};
     q.conv_attrs = "<group = 32, pads = [1, 1, 1, 1]>";
     q.out = {1, 32, 9, 9};
-    const QdqRuns r = run_qdq(q);
+    const FusedRuns r = run_qdq(q);
     // The weights' dequantization folds into a constant; the activations' stays.
     CHECK(r.fused_nodes == 3);
     check_close(r.fused[0].tensor(), r.unfused[0].tensor(), 1e-5, 1e-5);
@@ -231,7 +197,7 @@ TEST_CASE("what stays in float: depthwise, shallow, per-channel X, a shared X de
     CHECK(values(got[1].tensor()) == values(want[1].tensor()));
   }
   SUBCASE("the pass switched off") {
-    const QdqRuns r = run_qdq(base, {"fuse-dequantized"});
+    const FusedRuns r = run_qdq(base, {"fuse-dequantized"});
     CHECK(r.fused_nodes == 3);
     check_close(r.fused[0].tensor(), r.unfused[0].tensor(), 1e-5, 1e-5);
   }
@@ -253,38 +219,19 @@ g (float[1,32,9,9] x, float[1,24,9,9] r) => (float[1,24,9,9] y) {
          "\n}";
 }
 
-struct DynamicRuns {
-  std::vector<Value> fused, unfused, fused_one_thread;
-  int64_t fused_nodes = 0, unfused_nodes = 0;
-};
-
-DynamicRuns run_dynamic(const std::string& tail) {
+FusedRuns run_dynamic(const std::string& tail) {
   const Constants k = {{"wq", random_tensor(DataType::uint8, {24, 32, 3, 3}, 41, 0, 255)},
                        {"wz", Tensor::scalar<uint8_t>(131)},
                        {"ws", Tensor::scalar<float>(0.0037f)},
                        {"b", random_tensor(DataType::float32, {24, 1, 1}, 42)},
                        {"pc", random_tensor(DataType::float32, {1, 24, 1, 1}, 43)}};
-  const Model m = model_of(dynamic_conv(tail), k);
-  const std::vector<std::pair<std::string, Value>> feeds = {
-      {"x", Value(random_tensor(DataType::float32, {1, 32, 9, 9}, 44))},
-      {"r", Value(random_tensor(DataType::float32, {1, 24, 9, 9}, 45))}};
-  SessionOptions on;
-  on.threads = 2;
-  SessionOptions off = on, one = on;
-  off.fuse = false;
-  one.threads = 1;
-  Session a(m, on), b(m, off), c(m, one);
-  DynamicRuns runs;
-  runs.fused = a.run(feeds);
-  runs.unfused = b.run(feeds);
-  runs.fused_one_thread = c.run(feeds);
-  runs.fused_nodes = a.stats().nodes;
-  runs.unfused_nodes = b.stats().nodes;
-  return runs;
+  return run_fused_and_plain(model_of(dynamic_conv(tail), k),
+                             {{"x", Value(random_tensor(DataType::float32, {1, 32, 9, 9}, 44))},
+                              {"r", Value(random_tensor(DataType::float32, {1, 24, 9, 9}, 45))}});
 }
 
 // The fused kernel does the nodes' float operations in their order: the same bits.
-void check_same_bits(const DynamicRuns& r) {
+void check_same_bits(const FusedRuns& r) {
   CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
   CHECK(values(r.fused_one_thread[0].tensor()) == values(r.fused[0].tensor()));
 }

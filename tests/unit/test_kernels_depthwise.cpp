@@ -43,14 +43,32 @@ int64_t out_extent(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
   return (in + pads - dilation * (kernel - 1) - 1) / stride + 1;
 }
 
+// A window as the cases give it: input, kernel, strides, dilations, pads (top, left, bottom,
+// right).
+struct Case {
+  int64_t h, w, kh, kw, sh, sw, dh, dw, top, left, bottom, right;
+};
+
+kernels::PlaneWindow window_of(const Case& c) {
+  return {c.h,
+          c.w,
+          out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
+          out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
+          c.kh,
+          c.kw,
+          c.sh,
+          c.sw,
+          c.dh,
+          c.dw,
+          c.top,
+          c.left};
+}
+
 }  // namespace
 
 TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, padding and level") {
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> u(-1, 1);
-  struct Case {
-    int64_t h, w, kh, kw, sh, sw, dh, dw, top, left, bottom, right;
-  };
   const Case cases[] = {
       {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
       {112, 112, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
@@ -72,18 +90,7 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
 #endif
   for (const Case& c : cases) {
     INFO("in ", c.h, "x", c.w, " kernel ", c.kh, "x", c.kw, " stride ", c.sh, ",", c.sw);
-    const kernels::PlaneWindow p{c.h,
-                                 c.w,
-                                 out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
-                                 out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
-                                 c.kh,
-                                 c.kw,
-                                 c.sh,
-                                 c.sw,
-                                 c.dh,
-                                 c.dw,
-                                 c.top,
-                                 c.left};
+    const kernels::PlaneWindow p = window_of(c);
     std::vector<float> x(static_cast<std::size_t>(c.h * c.w)),
         w(static_cast<std::size_t>(c.kh * c.kw));
     for (auto& v : x) v = u(rng);
@@ -121,9 +128,6 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
 TEST_CASE("depthwise channel blocks: the definition's bits per channel, every level") {
   std::mt19937 rng(23);
   std::uniform_real_distribution<float> u(-1, 1);
-  struct Case {
-    int64_t h, w, kh, kw, sh, sw, dh, dw, top, left, bottom, right;
-  };
   const Case cases[] = {
       {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {8, 8, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
       {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},  {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},
@@ -147,18 +151,7 @@ TEST_CASE("depthwise channel blocks: the definition's bits per channel, every le
     for (int64_t count : {int64_t{16}, int64_t{5}, int64_t{1}}) {
       INFO("in ", c.h, "x", c.w, " kernel ", c.kh, "x", c.kw, " stride ", c.sh, ",", c.sw,
            " channels ", count);
-      const kernels::PlaneWindow p{c.h,
-                                   c.w,
-                                   out_extent(c.h, c.kh, c.sh, c.dh, c.top + c.bottom),
-                                   out_extent(c.w, c.kw, c.sw, c.dw, c.left + c.right),
-                                   c.kh,
-                                   c.kw,
-                                   c.sh,
-                                   c.sw,
-                                   c.dh,
-                                   c.dw,
-                                   c.top,
-                                   c.left};
+      const kernels::PlaneWindow p = window_of(c);
       const int64_t in_plane = c.h * c.w, taps = c.kh * c.kw, outputs = p.out_h * p.out_w;
       std::vector<float> x(static_cast<std::size_t>(count * in_plane)),
           w(static_cast<std::size_t>(count * taps)), bias(static_cast<std::size_t>(count));
