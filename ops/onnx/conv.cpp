@@ -903,10 +903,6 @@ const Tensor* residual_summand(const KernelContext& ctx, const ConvState& s, con
 
 // ---- dequantized operands --------------------------------------------------------------------
 
-const Tensor* optional_input(const KernelContext& ctx, std::size_t i) {
-  return ctx.num_inputs() > i && ctx.has_input(i) ? &ctx.input(i) : nullptr;
-}
-
 // Each output channel's scale: X's times W's (W's one or per channel), rounded to float once.
 std::vector<float> channel_scales(const KernelContext& ctx, const ConvState& s, int64_t channels) {
   const auto at = static_cast<std::size_t>(s.dequantized);
@@ -938,9 +934,9 @@ void conv_dequantized(KernelContext& ctx, const ConvState& s, const ConvGeometry
   out.bias = b ? b->data<float>() : nullptr;
   out.residual = residual ? residual->data<float>() : nullptr;
   out.epilogue = s.epilogue;
-  integer::conv_int32_to_float(ctx, g, ctx.input(0), optional_input(ctx, at + 1), ctx.input(1),
-                               optional_input(ctx, at + 3), s.int_weights, out,
-                               y.mutable_data<float>());
+  integer::conv_int32_to_float(ctx, g, ctx.input(0), integer::optional_input(ctx, at + 1),
+                               ctx.input(1), integer::optional_input(ctx, at + 3), s.int_weights,
+                               out, y.mutable_data<float>());
 }
 
 void conv_kernel(KernelContext& ctx, const ConvState& s) {

@@ -33,10 +33,6 @@ ConvIntegerState prepare_conv_integer(PrepareContext& ctx) {
   return s;
 }
 
-const Tensor* optional_input(const KernelContext& ctx, std::size_t i) {
-  return ctx.num_inputs() > i && ctx.has_input(i) ? &ctx.input(i) : nullptr;
-}
-
 // A fused input that must be float32 with `count` values (or one).
 const float* fused_floats(const KernelContext& ctx, const Tensor* t, int64_t count,
                           const char* what) {
@@ -53,8 +49,8 @@ void conv_integer_float(KernelContext& ctx, const ConvIntegerState& s, const nn:
                         const Tensor* x_zero, const Tensor* w_zero) {
   const auto at = static_cast<std::size_t>(s.scaled_output);
   const int64_t m = g.out_channels;
-  const Tensor* scale_t = optional_input(ctx, at);
-  const Tensor* bias_t = optional_input(ctx, at + 1);
+  const Tensor* scale_t = integer::optional_input(ctx, at);
+  const Tensor* bias_t = integer::optional_input(ctx, at + 1);
   const float* scale = fused_floats(ctx, scale_t, 1, "scale");
   const float* bias = fused_floats(ctx, bias_t, m, "bias");
   std::vector<float> scales(static_cast<std::size_t>(m), scale ? scale[0] : 1.0f);
@@ -80,8 +76,8 @@ void conv_integer_float(KernelContext& ctx, const ConvIntegerState& s, const nn:
 void conv_integer_kernel(KernelContext& ctx, const ConvIntegerState& s) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
-  const Tensor* x_zero = optional_input(ctx, 2);
-  const Tensor* w_zero = optional_input(ctx, 3);
+  const Tensor* x_zero = integer::optional_input(ctx, 2);
+  const Tensor* w_zero = integer::optional_input(ctx, 3);
   if (x_zero && x_zero->numel() > 1)
     ctx.fail("x_zero_point must be a scalar, not " + shape_to_string(x_zero->shape()));
   const nn::ConvGeometry g = integer::conv_geometry(ctx, x.shape(), w.shape());

@@ -8,6 +8,10 @@
 
 namespace onnxtool::ops::integer {
 
+const Tensor* optional_input(const KernelContext& ctx, std::size_t i) {
+  return ctx.num_inputs() > i && ctx.has_input(i) ? &ctx.input(i) : nullptr;
+}
+
 // ---- zero points and scales --------------------------------------------------------------------
 
 ParamIndex::ParamIndex(const NodeInfo& ctx, const Shape& target, const Shape& param, ParamAxis axis,

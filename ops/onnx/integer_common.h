@@ -19,6 +19,10 @@
 
 namespace onnxtool::ops::integer {
 
+// Input i when the node lists and names it, else nullptr (an omitted optional input, or a fused
+// one left empty).
+const Tensor* optional_input(const KernelContext& ctx, std::size_t i);
+
 // ---- zero points and scales --------------------------------------------------------------------
 
 // Where a quantization parameter (zero point or scale) sits against its operand.
