@@ -21,22 +21,27 @@ kernels::Epilogue epilogue_of(const AttrView& attrs) {
   return e;
 }
 
-int64_t residual_input_of(const AttrView& attrs) {
-  if (!attrs.has(kResidualInputAttribute)) return -1;
-  const int64_t index = attrs.get_int(kResidualInputAttribute, -1);
+namespace {
+
+// The input index a fusion recorded in `attribute`; -1 when there is none (or it is negative).
+int64_t fused_input_index(const AttrView& attrs, const char* attribute) {
+  if (!attrs.has(attribute)) return -1;
+  const int64_t index = attrs.get_int(attribute, -1);
   return index >= 0 ? index : -1;
+}
+
+}  // namespace
+
+int64_t residual_input_of(const AttrView& attrs) {
+  return fused_input_index(attrs, kResidualInputAttribute);
 }
 
 int64_t dequantized_inputs_of(const AttrView& attrs) {
-  if (!attrs.has(kDequantizedInputsAttribute)) return -1;
-  const int64_t index = attrs.get_int(kDequantizedInputsAttribute, -1);
-  return index >= 0 ? index : -1;
+  return fused_input_index(attrs, kDequantizedInputsAttribute);
 }
 
 int64_t scaled_output_of(const AttrView& attrs) {
-  if (!attrs.has(kScaledOutputAttribute)) return -1;
-  const int64_t index = attrs.get_int(kScaledOutputAttribute, -1);
-  return index >= 0 ? index : -1;
+  return fused_input_index(attrs, kScaledOutputAttribute);
 }
 
 }  // namespace onnxtool

@@ -12,7 +12,6 @@
 #include "core/registry/attrs.h"
 #include "core/registry/schema.h"
 #include "core/util/format.h"
-#include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
 
@@ -74,14 +73,8 @@ void set_dequantized_inputs(ir::Graph& g, ir::Node& p, const OpVersion& schema, 
                             const Found& w) {
   (void)g.set_node_input(p, 0, x.values);
   (void)g.set_node_input(p, 1, w.values);
-  while (p.inputs().size() < schema.inputs.size()) g.append_node_input(p, "");
-  const auto index = static_cast<int64_t>(p.inputs().size());
-  for (const std::string* name : {&x.scale, &x.zero, &w.scale, &w.zero})
-    g.append_node_input(p, *name);
-  onnx::AttributeProto* attr = p.mutable_proto().add_attribute();
-  attr->set_name(kDequantizedInputsAttribute);
-  attr->set_type(onnx::AttributeProto::INT);
-  attr->set_i(index);
+  FusionSupport::append_fused_inputs(g, p, schema, kDequantizedInputsAttribute,
+                                     {x.scale, x.zero, w.scale, w.zero});
 }
 
 // Rewrites p when it fuses; the dequantizations it read go to `maybe_unread` (removed after the

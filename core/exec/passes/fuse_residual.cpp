@@ -10,7 +10,6 @@
 #include "core/registry/attrs.h"
 #include "core/registry/schema.h"
 #include "core/util/format.h"
-#include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
 
@@ -24,19 +23,6 @@ bool same_shaped_sum(const FusionSupport& support, const ir::Graph& g, const ir:
   const auto y = support.inferred_tensor(g, q.outputs()[0]);
   if (!a || !b || !y) return false;
   return a->elem == b->elem && a->elem == y->elem && a->dims == b->dims && a->dims == y->dims;
-}
-
-// p reads `summand` as an extra input after its formal ones (omitted optional inputs listed as
-// empty), and records where.
-void add_residual_input(ir::Graph& g, ir::Node& p, const OpVersion& schema,
-                        const std::string& summand) {
-  while (p.inputs().size() < schema.inputs.size()) g.append_node_input(p, "");
-  const auto index = static_cast<int64_t>(p.inputs().size());
-  g.append_node_input(p, summand);
-  onnx::AttributeProto* attr = p.mutable_proto().add_attribute();
-  attr->set_name(kResidualInputAttribute);
-  attr->set_type(onnx::AttributeProto::INT);
-  attr->set_i(index);
 }
 
 bool fold_residual(FusionSupport& support, ir::Graph& g, ir::Node& q) {
@@ -56,7 +42,8 @@ bool fold_residual(FusionSupport& support, ir::Graph& g, ir::Node& q) {
     const AttrView p_attrs(*pr.proto, pr.schema);
     if (epilogue_of(p_attrs) || residual_input_of(p_attrs) >= 0) continue;
     if (!pr.schema->takes_residual(support.describe(g, *p, pr, p_attrs))) continue;
-    add_residual_input(g, *p, *pr.schema, q.inputs()[1 - side]);
+    FusionSupport::append_fused_inputs(g, *p, *pr.schema, kResidualInputAttribute,
+                                       {q.inputs()[1 - side]});
     FusionSupport::fold_into_producer(g, q, *p);
     // The other summand may be made after p: p moves down to where q was, no further. The
     // summand cannot depend on p's output (q alone read that), so no cycle arises.

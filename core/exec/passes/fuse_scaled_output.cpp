@@ -55,14 +55,8 @@ bool fold_conversion(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   if (!pair->q_op.schema->to_float32(support.describe(g, q, pair->q_op, q_attrs))) return false;
   if (!pair->p_op.schema->takes_scaled_output(support.describe(g, *p, pair->p_op, p_attrs)))
     return false;
-  while (p->inputs().size() < pair->p_op.schema->inputs.size()) g.append_node_input(*p, "");
-  const auto index = static_cast<int64_t>(p->inputs().size());
-  g.append_node_input(*p, "");  // the scale: none yet
-  g.append_node_input(*p, "");  // the bias: none yet
-  onnx::AttributeProto* attr = p->mutable_proto().add_attribute();
-  attr->set_name(kScaledOutputAttribute);
-  attr->set_type(onnx::AttributeProto::INT);
-  attr->set_i(index);
+  // The scale and the bias: none yet.
+  FusionSupport::append_fused_inputs(g, *p, *pair->p_op.schema, kScaledOutputAttribute, {"", ""});
   FusionSupport::fold_into_producer(g, q, *p);
   return true;
 }

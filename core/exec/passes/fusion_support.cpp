@@ -87,6 +87,18 @@ std::optional<FusionSupport::Pair> FusionSupport::pair_with_producer(
   return pair;
 }
 
+void FusionSupport::append_fused_inputs(ir::Graph& g, ir::Node& p, const OpVersion& schema,
+                                        const char* attribute,
+                                        const std::vector<std::string>& extra) {
+  while (p.inputs().size() < schema.inputs.size()) g.append_node_input(p, "");
+  const auto index = static_cast<int64_t>(p.inputs().size());
+  for (const auto& name : extra) g.append_node_input(p, name);
+  onnx::AttributeProto* attr = p.mutable_proto().add_attribute();
+  attr->set_name(attribute);
+  attr->set_type(onnx::AttributeProto::INT);
+  attr->set_i(index);
+}
+
 void FusionSupport::drop_if_unread(ir::Graph& g, const std::string& name) {
   if (name.empty() || !g.initializer(name) || g.is_used(name)) return;
   for (const auto& in : g.inputs())

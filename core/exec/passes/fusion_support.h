@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/exec/passes/constant_values.h"
 #include "core/infer/dim.h"
@@ -68,6 +69,11 @@ class FusionSupport {
   };
   std::optional<Pair> pair_with_producer(ir::Graph& g, ir::Node& q, bool (*q_has)(const OpVersion&),
                                          bool (*p_has)(const OpVersion&)) const;
+  // Appends `extra` as inputs of p after its formal ones (omitted optional inputs listed as
+  // empty), and records the first one's index in p's INT attribute `attribute` (what the
+  // fusion attributes of core/registry/fusion.h hold).
+  static void append_fused_inputs(ir::Graph& g, ir::Node& p, const OpVersion& schema,
+                                  const char* attribute, const std::vector<std::string>& extra);
   // Removes an initializer of g nothing reads any more (not an input's default).
   static void drop_if_unread(ir::Graph& g, const std::string& name);
   // The end of a fusion: q disappears and p, the producer of q's input 0, writes q's output 0;
