@@ -91,8 +91,13 @@ Tensor densify(const Model& model, const onnx::SparseTensorProto& sp, const std:
 class NodePrepareContext final : public PrepareContext {
  public:
   NodePrepareContext(const PlanNode& pn, std::vector<const Value*> constants,
-                     const GraphResult* inferred, int threads)
-      : pn_(pn), constants_(std::move(constants)), inferred_(inferred), threads_(threads) {}
+                     const GraphResult* inferred, int threads,
+                     const std::map<std::string, std::string>* widened)
+      : pn_(pn),
+        constants_(std::move(constants)),
+        inferred_(inferred),
+        widened_(widened),
+        threads_(threads) {}
 
   const onnx::NodeProto& node() const override { return *pn_.node; }
   const OpVersion& schema() const override { return *pn_.schema; }
@@ -107,8 +112,21 @@ class NodePrepareContext final : public PrepareContext {
   }
   const Type* input_type(std::size_t i) const override {
     if (!inferred_ || !has_input(i)) return nullptr;
-    const ValueRecord* r = inferred_->find(pn_.node->input(static_cast<int>(i)));
-    return r ? &r->type : nullptr;
+    const std::string& name = pn_.node->input(static_cast<int>(i));
+    const std::string* original = nullptr;
+    if (widened_)
+      if (const auto w = widened_->find(name); w != widened_->end()) original = &w->second;
+    if (!original) {
+      const ValueRecord* r = inferred_->find(name);
+      return r ? &r->type : nullptr;
+    }
+    // A float32 value standing for a narrower one: the same shape.
+    const ValueRecord* r = inferred_->find(*original);
+    if (!r) return nullptr;
+    Type& t = widened_types_[i];
+    t = r->type;
+    if (t.kind == Type::Kind::tensor) t.elem = onnx::TensorProto::FLOAT;
+    return &t;
   }
   int threads() const override { return threads_; }
 
@@ -116,7 +134,9 @@ class NodePrepareContext final : public PrepareContext {
   const PlanNode& pn_;
   std::vector<const Value*> constants_;
   const GraphResult* inferred_;
+  const std::map<std::string, std::string>* widened_;
   int threads_;
+  mutable std::map<std::size_t, Type> widened_types_;  // what input_type gives for those
 };
 
 // ---- one graph ----------------------------------------------------------------------------------
@@ -169,7 +189,8 @@ class GraphBuilder {
   std::unordered_map<std::string, ValueRef> names_;
   std::set<std::pair<int, int>> outer_uses_;
   std::vector<int> last_use_, producer_;
-  const GraphResult* inferred_ = nullptr;  // this graph's inference results (not for bodies)
+  const GraphResult* inferred_ = nullptr;       // this graph's inference results (not for bodies)
+  std::map<std::string, std::string> widened_;  // this graph's part of ctx_.widened
 };
 
 std::optional<ValueRef> GraphBuilder::resolve(const std::string& name) {
@@ -251,6 +272,8 @@ void GraphBuilder::add_initializers(const ir::Graph& g) {
 
 std::unique_ptr<GraphPlan> GraphBuilder::build_graph(const ir::Graph& g) {
   if (ctx_.inferred && g.origin()) inferred_ = ctx_.inferred->graph_of(g.origin());
+  for (const auto& [where, original] : ctx_.widened)
+    if (where.first == &g) widened_.emplace(where.second, original);
   add_initializers(g);
   // Locations name a node by its place in the stored model, whatever the passes removed before
   // it; a node a pass inserted is named by its place in the graph as planned.
@@ -500,7 +523,7 @@ void GraphBuilder::prepare(PlanNode& pn) {
   if (pn.function || !pn.schema || !pn.schema->prepare) return;
   std::vector<const Value*> constants;
   for (const auto& r : pn.inputs) constants.push_back(r && r->constant ? &constant(*r) : nullptr);
-  prepare_node(pn, constants, inferred_, ctx_.threads);
+  prepare_node(pn, constants, inferred_, ctx_.threads, &widened_);
 }
 
 // Runs a node now when its result cannot change between runs; its outputs become constants.
@@ -552,9 +575,10 @@ void bind_kernel(PlanNode& pn, const onnx::NodeProto& node, const OpResolution& 
 // Builds the kernel's per-node state. A failure is kept and rethrown when the node runs, so a
 // node that never runs (an untaken If branch) stays harmless, as it was before prepare existed.
 void prepare_node(PlanNode& pn, const std::vector<const Value*>& constants,
-                  const GraphResult* inferred, int threads) {
+                  const GraphResult* inferred, int threads,
+                  const std::map<std::string, std::string>* widened) {
   if (pn.function || !pn.schema || !pn.schema->prepare) return;
-  NodePrepareContext pc(pn, constants, inferred, threads);
+  NodePrepareContext pc(pn, constants, inferred, threads, widened);
   try {
     pn.state = pn.schema->prepare(pc);
   } catch (...) {

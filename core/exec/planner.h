@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/diag/diagnostic.h"
@@ -28,6 +29,7 @@ struct InferResult;
 struct GraphResult;
 
 namespace ir {
+class Graph;
 class ModelGraph;
 struct Initializer;
 }  // namespace ir
@@ -53,6 +55,9 @@ struct PlanContext {
   // What shape inference found for the model, for the kernels' prepare steps; nullptr: nothing.
   const InferResult* inferred = nullptr;
   int threads = 1;  // the runs' worker threads, for prepare steps
+  // Values a pass made float32 under a new name (widen-float16), by the graph holding them:
+  // the narrower value inference knew, whose dims they keep.
+  std::map<std::pair<const ir::Graph*, std::string>, std::string> widened{};
 
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };
@@ -68,9 +73,11 @@ bool runs_kernel(const PlanContext& ctx, const OpResolution& r);
 // Binds pn to the kernel of r.schema: node, opset, schema, attributes, allowed input types.
 void bind_kernel(PlanNode& pn, const onnx::NodeProto& node, const OpResolution& r);
 // Runs the operator's prepare step, if any, with the constant inputs given (nullptr: not
-// constant) and what inference found for the node's graph (may be nullptr).
+// constant) and what inference found for the node's graph (may be nullptr; `widened` maps the
+// values a pass made float32 to the ones inference knew, see PlanContext::widened).
 void prepare_node(PlanNode& pn, const std::vector<const Value*>& constants,
-                  const GraphResult* inferred, int threads);
+                  const GraphResult* inferred, int threads,
+                  const std::map<std::string, std::string>* widened = nullptr);
 // A graph's initializer, or sparse initializer made dense, as the value every run sees.
 Value initializer_value(const Model& model, const ir::Initializer& init, const std::string& loc);
 Value sparse_initializer_value(const Model& model, const onnx::SparseTensorProto& sp,

@@ -18,6 +18,7 @@
 #include "core/exec/passes/fuse_epilogue.h"
 #include "core/exec/passes/fuse_residual.h"
 #include "core/exec/passes/fuse_scaled_output.h"
+#include "core/exec/passes/widen_float16.h"
 #include "core/exec/planner.h"
 #include "core/exec/runner.h"
 #include "core/exec/thread_pool.h"
@@ -146,9 +147,10 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 // ---- the executor's passes ----------------------------------------------------------------------
 
 std::vector<std::string> executor_pass_names() {
-  return {exec_detail::FuseDequantized::kName,   exec_detail::FoldConstants::kName,
-          exec_detail::FuseChannelAffine::kName, exec_detail::FuseScaledOutput::kName,
-          exec_detail::FuseResidual::kName,      exec_detail::FuseEpilogue::kName};
+  return {exec_detail::FuseDequantized::kName,  exec_detail::FoldConstants::kName,
+          exec_detail::WidenFloat16::kName,     exec_detail::FuseChannelAffine::kName,
+          exec_detail::FuseScaledOutput::kName, exec_detail::FuseResidual::kName,
+          exec_detail::FuseEpilogue::kName};
 }
 
 namespace {
@@ -159,6 +161,9 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   pipeline.add(std::make_unique<exec_detail::FuseDequantized>(ctx));
   pipeline.add(std::make_unique<exec_detail::FoldConstants>(ctx));
   if (!options.fold_constants) pipeline.set_enabled(exec_detail::FoldConstants::kName, false);
+  // After folding (the constants it widens are initializers by then), before the fusions,
+  // which then see float32 nodes.
+  pipeline.add(std::make_unique<exec_detail::WidenFloat16>(ctx));
   // After folding: parameters that constant subgraphs compute are initializers by then.
   pipeline.add(std::make_unique<exec_detail::FuseChannelAffine>(ctx));
   // After folding (a bias reshaped by nodes is a constant by then), before the residual Add
@@ -170,6 +175,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   pipeline.add(std::make_unique<exec_detail::FuseEpilogue>(ctx));
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
+    pipeline.set_enabled(exec_detail::WidenFloat16::kName, false);
     pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
     pipeline.set_enabled(exec_detail::FuseScaledOutput::kName, false);
     pipeline.set_enabled(exec_detail::FuseResidual::kName, false);

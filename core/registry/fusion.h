@@ -34,6 +34,12 @@
 // writes float32 sum * scale + bias, reading the scale and bias as two extra inputs (the first's
 // index in kScaledOutputAttribute; either may be "", meaning 1 and none). Each step is the
 // node's own float operation in the nodes' order, so the results keep their bits.
+//
+// Widened narrow floats: nodes whose operators compute the same arithmetic in every float type
+// (Trait::float_generic) compute their float16 and bfloat16 values in float32 instead; a node
+// that converts its input element by element (its `conversion` hook gives the type: Cast)
+// marks where such a region starts or ends, and the operator whose version has a
+// `make_conversion` hook makes the conversions the pass inserts at the other edges.
 #pragma once
 
 #include <cstddef>

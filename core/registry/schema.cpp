@@ -415,8 +415,13 @@ VersionRange& VersionRange::takes_dequantized(const TakesDequantizedFn& f) {
   return *this;
 }
 
-VersionRange& VersionRange::to_float32(const ToFloat32Fn& f) {
-  for (auto* v : versions_) v->to_float32 = f;
+VersionRange& VersionRange::conversion(const ConversionFn& f) {
+  for (auto* v : versions_) v->conversion = f;
+  return *this;
+}
+
+VersionRange& VersionRange::make_conversion(const MakeConversionFn& f) {
+  for (auto* v : versions_) v->make_conversion = f;
   return *this;
 }
 

@@ -17,6 +17,10 @@
 #include <variant>
 #include <vector>
 
+namespace onnx {
+class NodeProto;
+}
+
 namespace onnxtool {
 
 class InferContext;    // core/infer/context.h
@@ -159,7 +163,8 @@ using TakesResidualFn = std::function<bool(const FusionNode&)>;
 struct Dequantization;
 struct DequantizedOperand;
 using DequantizeFn = std::function<bool(const FusionNode&, Dequantization&)>;
-using ToFloat32Fn = std::function<bool(const FusionNode&)>;
+using ConversionFn = std::function<int32_t(const FusionNode&)>;
+using MakeConversionFn = std::function<void(onnx::NodeProto&, int32_t)>;
 using MultipliesFn = std::function<bool(const FusionNode&)>;
 using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
 using TakesDequantizedFn =
@@ -178,6 +183,11 @@ enum class Trait : uint32_t {
   attribute_value = 1u << 1,
   // Each output element depends only on the input elements at the same (broadcast) index.
   elementwise = 1u << 2,
+  // The same arithmetic in every floating type it takes, each output rounded once to its type
+  // (or only moving data): run with its float16 and bfloat16 inputs and outputs made float32,
+  // it gives the values those outputs round from. The executor computes chains of such nodes
+  // in float32 (widen-float16).
+  float_generic = 1u << 3,
 };
 
 struct OpVersion {
@@ -244,11 +254,15 @@ struct OpVersion {
   // kDequantizedInputsAttribute).
   DequantizeFn dequantize;
   TakesDequantizedFn takes_dequantized;
-  // to_float32: the node is y = float32(x), element by element (rounding to nearest).
+  // conversion: the node is y = x converted element by element to the element type (a
+  // TensorProto::DataType) it returns, rounding to nearest; 0 when it is not one.
+  // make_conversion: sets the attributes that make a node of this operator version convert
+  // its input to the given element type (its operator, inputs and outputs are the caller's).
   // multiplies: the node is y = a * b of its two inputs, with numpy broadcasting.
   // takes_scaled_output: the node's kernel can write float32 sum * scale + bias in place of its
   // int32 sums (see kScaledOutputAttribute).
-  ToFloat32Fn to_float32;
+  ConversionFn conversion;
+  MakeConversionFn make_conversion;
   MultipliesFn multiplies;
   TakesScaledOutputFn takes_scaled_output;
 
@@ -335,7 +349,8 @@ class VersionRange {
   VersionRange& takes_residual(const TakesResidualFn& f);
   VersionRange& dequantize(const DequantizeFn& f);
   VersionRange& takes_dequantized(const TakesDequantizedFn& f);
-  VersionRange& to_float32(const ToFloat32Fn& f);
+  VersionRange& conversion(const ConversionFn& f);
+  VersionRange& make_conversion(const MakeConversionFn& f);
   VersionRange& multiplies(const MultipliesFn& f);
   VersionRange& takes_scaled_output(const TakesScaledOutputFn& f);
   std::size_t size() const { return versions_.size(); }

@@ -26,7 +26,11 @@ using ew::kCostlyGrain;
 
 template <class Kernel>
 void define_activation(OpDef& op, const Kernel& kernel) {
-  op.all().infer(same_as_input()).kernel(kernel).trait(Trait::elementwise);
+  op.all()
+      .infer(same_as_input())
+      .kernel(kernel)
+      .trait(Trait::elementwise)
+      .trait(Trait::float_generic);
 }
 
 // A kernel for float types whose function reads attributes: make(attrs) gives it, once per
@@ -547,6 +551,7 @@ void define_PRelu(OpDef& op) {
   op.at(16).function(kPReluBody, 18);
   op.from(1, 6).infer(infer_prelu).kernel(prelu_kernel(true));
   op.from(7).infer(infer_prelu).kernel(prelu_kernel(false));
+  op.all().trait(Trait::float_generic);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
   // Before 7 a slope of C values applied per channel (dim 1); from 7 it broadcasts the numpy way,
   // so it gets trailing 1s.
@@ -738,6 +743,7 @@ void define_Gelu(OpDef& op) {
   // clang-format on
   op.at(20).function(kGeluBody, 20);
   op.all().infer(infer_gelu).kernel(float_with(gelu));
+  op.all().trait(Trait::float_generic);
 }
 
 void define_Sigmoid(OpDef& op) {
@@ -1080,6 +1086,7 @@ void define_Clip(OpDef& op) {
   op.from(11).infer(infer_clip).kernel(clip_input_kernel);
   op.from(1, 6).epilogue(clip_attr_epilogue);
   op.from(11).epilogue(clip_input_epilogue);
+  op.all().trait(Trait::float_generic);
   // Version 6 drops consumed_inputs; 11 takes min and max as inputs.
   op.at(6)
       .upgrade(convert::drop_attribute("consumed_inputs"))

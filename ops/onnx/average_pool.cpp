@@ -79,6 +79,7 @@ void define_AveragePool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, average_pool_kernel));
 }
 

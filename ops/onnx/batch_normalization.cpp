@@ -423,6 +423,7 @@ void define_BatchNormalization(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_batch_norm)
       .kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel))

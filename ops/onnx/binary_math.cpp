@@ -69,7 +69,7 @@ void define_arith(OpDef& op, F f, InferFn numpy_infer) {
   const KernelFn numpy = ew::binary_kernel<L>(f, Bcast::numpy);
   op.from(1, 6).infer(ew::infer_binary(Bcast::legacy)).kernel(legacy);
   op.from(7).infer(numpy_infer).kernel(numpy);
-  op.all().trait(Trait::elementwise);
+  op.all().trait(Trait::elementwise).trait(Trait::float_generic);
   op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
 }
 
@@ -256,7 +256,7 @@ void define_variadic(OpDef& op, F f, Finish finish, char values_op) {
   op.from(8)
       .infer(ew::infer_variadic(Bcast::numpy, values_op))
       .kernel(ew::variadic_kernel<L>(f, Bcast::numpy, finish));
-  op.all().trait(Trait::elementwise);
+  op.all().trait(Trait::elementwise).trait(Trait::float_generic);
   op.at(8).downgrade(same_shapes_before_8);
 }
 

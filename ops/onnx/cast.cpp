@@ -631,10 +631,17 @@ void define_Cast(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_cast).kernel(cast_kernel);
-  // For the executor's fusion (core/registry/fusion.h): a Cast to float32 is y = float32(x).
-  op.from(6).to_float32([](const FusionNode& n) {
-    return n.attrs.get_int("to", 0) == static_cast<int64_t>(DataType::float32);
-  });
+  // For the executor's passes (core/registry/fusion.h): from 6, `to` is the DataType number
+  // the node converts to (round_mode and saturate only concern the float8 and float4 types).
+  op.from(6)
+      .conversion(
+          [](const FusionNode& n) { return static_cast<int32_t>(n.attrs.get_int("to", 0)); })
+      .make_conversion([](onnx::NodeProto& node, int32_t to) {
+        onnx::AttributeProto* attr = node.add_attribute();
+        attr->set_name("to");
+        attr->set_type(onnx::AttributeProto::INT);
+        attr->set_i(to);
+      });
   // Cast-1 names the target type ("FLOAT"); from 6 it is the DataType number. 19 adds
   // saturate, which only conversions to float8 read.
   op.at(6).upgrade(cast_to_number).downgrade(cast_to_name);

@@ -25,7 +25,7 @@ void define_comparison(OpDef& op, F f,
   op.from(7).infer(std::move(numpy_infer)).kernel(ew::binary_kernel<L>(f, Bcast::numpy));
   if (const OpVersion* v7 = op.lookup(7); v7 && v7->since == 7)
     op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
-  op.all().trait(Trait::elementwise);
+  op.all().trait(Trait::elementwise).trait(Trait::float_generic);
 }
 
 // Equal on shape values: two equal known values or one expression give 1, two different known

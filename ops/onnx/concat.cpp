@@ -142,6 +142,7 @@ void define_Concat(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_concat).kernel(concat_kernel);
   // Concat-1 concatenated along axis 1 by default; from 4 the axis is required; 11 counts a
   // negative axis from the end.

@@ -1078,6 +1078,7 @@ void define_Conv(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_conv)
       .kernel(prepared_kernel(prepare_conv, conv_kernel))

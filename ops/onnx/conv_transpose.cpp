@@ -412,6 +412,7 @@ void define_ConvTranspose(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_conv_transpose)
       .kernel(prepared_kernel(prepare_conv_transpose, conv_transpose_kernel))

@@ -82,6 +82,7 @@ void define_DepthToSpace(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_depth_to_space).kernel(depth_to_space_kernel);
 }
 

@@ -88,6 +88,7 @@ void define_Expand(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_expand).kernel(expand_kernel);
 }
 

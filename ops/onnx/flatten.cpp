@@ -124,6 +124,7 @@ void define_Flatten(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_flatten).kernel(flatten_kernel);
   op.at(11).downgrade(convert::nonnegative_axes("axis"));
 }

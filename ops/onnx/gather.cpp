@@ -114,6 +114,7 @@ void define_Gather(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_gather).kernel(gather_kernel);
   // Version 11 counts a negative axis from the end (negative indices, known only when the
   // model runs, are the caller's to keep in range).

@@ -282,6 +282,7 @@ void define_Gemm(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_gemm)
       .kernel(prepared_kernel(prepare_gemm, gemm_kernel))

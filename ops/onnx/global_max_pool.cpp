@@ -27,6 +27,7 @@ void define_GlobalMaxPool(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(nn::infer_global_pool)
       .kernel(prepared_kernel(nn::prepare_global_pool, global_max_pool_kernel));

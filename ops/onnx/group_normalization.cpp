@@ -124,6 +124,7 @@ void define_GroupNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(21).function(kGroupNormalizationBody, 21);
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_group_norm).kernel(prepared_kernel(prepare_group_norm, group_norm_kernel));
 }
 

@@ -229,6 +229,7 @@ void define_Identity(OpDef& op) {
                         "optional(tensor(complex64))", "optional(tensor(complex128))"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_identity).kernel(identity_kernel);
 }
 

@@ -87,6 +87,7 @@ void define_InstanceNormalization(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_instance_norm)
       .kernel(prepared_kernel(prepare_instance_norm, instance_norm_kernel));

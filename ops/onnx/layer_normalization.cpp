@@ -140,6 +140,7 @@ void define_LayerNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(17).function(kLayerNormalizationBody, 18);
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_layer_norm)
       .kernel(prepared_kernel(nn::prepare_axis_epsilon, layer_norm_kernel));

@@ -54,6 +54,7 @@ void define_LogSoftmax(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(13).function(kLogSoftmaxBody, 18);
+  op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_softmax).kernel(log_softmax_kernel);
   nn::add_softmax_adapters(op);
 }

@@ -284,6 +284,7 @@ void define_MatMul(OpDef& op) {
                         "tensor(uint64)", "tensor(int32)", "tensor(int64)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all()
       .infer(infer_matmul)
       .kernel(prepared_kernel(prepare_matmul, matmul_kernel))

@@ -93,6 +93,7 @@ void define_MaxPool(OpDef& op) {
       .constraint("I", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, max_pool_kernel));
 }
 

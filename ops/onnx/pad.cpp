@@ -329,6 +329,7 @@ void define_Pad(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_pad).kernel(pad_kernel);
   // Version 2 renamed paddings to pads; 11 takes pads and the constant value as inputs; 19
   // adds the wrap mode.

@@ -66,6 +66,7 @@ void define_ReduceMax(OpDef& op) {
                         "tensor(uint8)", "tensor(int8)", "tensor(bool)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_reduce).kernel(reduce_max_kernel);
   nn::add_reduce_adapters(op, 18);
 }

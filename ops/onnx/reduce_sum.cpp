@@ -40,6 +40,7 @@ void define_ReduceSum(OpDef& op) {
                         "tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_reduce).kernel(reduce_sum_kernel);
   nn::add_reduce_adapters(op, 13);
 }

@@ -205,6 +205,7 @@ void define_Reshape(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_reshape).kernel(reshape_kernel);
   // Version 5 takes the shape as an input (and drops consumed_inputs).
   op.at(5)

@@ -690,6 +690,7 @@ void define_Resize(OpDef& op) {
       .constraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_resize).kernel(resize_kernel);
   // Resize-10 is Upsample-9 renamed (going below 10 it is Upsample again); 11 adds roi, sizes
   // and the coordinate modes; 13 makes roi and scales optional; 19 adds half_pixel_symmetric.

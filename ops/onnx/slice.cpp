@@ -242,6 +242,7 @@ void define_Slice(OpDef& op) {
       .constraint("Tind", {"tensor(int32)", "tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_slice).kernel(slice_kernel);
   // Version 10 takes starts, ends and axes as inputs and adds steps; 11 counts negative axes
   // from the end.

@@ -53,6 +53,7 @@ void define_Softmax(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(13).function(kSoftmaxBody, 18);
+  op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_softmax).kernel(softmax_kernel);
   nn::add_softmax_adapters(op);
 }

@@ -68,6 +68,7 @@ void define_SpaceToDepth(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_space_to_depth).kernel(space_to_depth_kernel);
 }
 

@@ -231,6 +231,7 @@ void define_Split(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_split).kernel(split_kernel);
   // Split-1 could also take the sizes as a second input; 11 counts a negative axis from the
   // end; 13 takes the sizes as an input again.

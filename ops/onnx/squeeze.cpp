@@ -148,6 +148,7 @@ void define_Squeeze(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_squeeze).kernel(squeeze_kernel);
   // Version 11 counts negative axes from the end; 13 takes the axes as an input.
   op.at(11).downgrade(convert::nonnegative_axes("axes"));

@@ -195,6 +195,7 @@ void define_Tile(OpDef& op) {
       .constraint("T1", {"tensor(int64)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_tile).kernel(tile_kernel);
   // Tile-1 repeats along one axis (count and axis as tensors of the data's own type); from 6
   // there is one count per dim.

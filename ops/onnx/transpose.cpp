@@ -139,6 +139,7 @@ void define_Transpose(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_transpose).kernel(transpose_kernel);
 }
 

@@ -23,7 +23,11 @@ using PredicateTypes = decltype(FloatTypes{} | Float8Types{});
 
 // Unary operators whose output has the input's type and shape.
 void define_unary(OpDef& op, KernelFn kernel) {
-  op.all().infer(same_as_input()).kernel(kernel).trait(Trait::elementwise);
+  op.all()
+      .infer(same_as_input())
+      .kernel(kernel)
+      .trait(Trait::elementwise)
+      .trait(Trait::float_generic);
 }
 
 template <class F>

@@ -129,6 +129,7 @@ void define_Unsqueeze(OpDef& op) {
                         "tensor(int2)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_unsqueeze).kernel(unsqueeze_kernel);
   // Version 11 counts negative axes from the end of the output; 13 takes them as an input.
   op.at(11).downgrade(convert::nonnegative_axes("axes", 0, /*per_axis=*/true));

@@ -142,6 +142,7 @@ void define_Where(OpDef& op) {
                         "tensor(complex128)"});
   // END SIGNATURES
   // clang-format on
+  op.all().trait(Trait::float_generic);
   op.all().infer(infer_where).kernel(where_kernel);
 }
 

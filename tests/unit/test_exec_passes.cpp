@@ -199,12 +199,13 @@ TEST_CASE("an executor pass that does not exist is a usage error naming the pass
     CHECK(e.kind() == ErrorKind::usage);
     CHECK(e.message() ==
           "no executor pass named \"fuse-everything\"; the passes are fuse-dequantized, "
-          "fold-constants, fuse-channel-affine, fuse-scaled-output, fuse-residual, "
-          "fuse-epilogue");
+          "fold-constants, widen-float16, fuse-channel-affine, fuse-scaled-output, "
+          "fuse-residual, fuse-epilogue");
   }
-  CHECK(executor_pass_names() ==
-        std::vector<std::string>{"fuse-dequantized", "fold-constants", "fuse-channel-affine",
-                                 "fuse-scaled-output", "fuse-residual", "fuse-epilogue"});
+  CHECK(executor_pass_names() == std::vector<std::string>{"fuse-dequantized", "fold-constants",
+                                                          "widen-float16", "fuse-channel-affine",
+                                                          "fuse-scaled-output", "fuse-residual",
+                                                          "fuse-epilogue"});
 }
 
 TEST_CASE("after folding, messages still name a node by its place in the stored model") {

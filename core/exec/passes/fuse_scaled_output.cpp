@@ -43,7 +43,7 @@ std::optional<Finishing> finishing_producer(FusionSupport& support, ir::Graph& g
 bool fold_conversion(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   if (q.inputs().size() != 1) return false;
   const auto pair = support.pair_with_producer(
-      g, q, [](const OpVersion& v) { return static_cast<bool>(v.to_float32); },
+      g, q, [](const OpVersion& v) { return static_cast<bool>(v.conversion); },
       [](const OpVersion& v) { return static_cast<bool>(v.takes_scaled_output); });
   if (!pair) return false;
   ir::Node* p = pair->p;
@@ -52,7 +52,9 @@ bool fold_conversion(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   if (scaled_output_of(p_attrs) >= 0 || epilogue_of(p_attrs) || residual_input_of(p_attrs) >= 0)
     return false;
   if (p->inputs().size() > pair->p_op.schema->inputs.size()) return false;
-  if (!pair->q_op.schema->to_float32(support.describe(g, q, pair->q_op, q_attrs))) return false;
+  if (pair->q_op.schema->conversion(support.describe(g, q, pair->q_op, q_attrs)) !=
+      onnx::TensorProto::FLOAT)
+    return false;
   if (!pair->p_op.schema->takes_scaled_output(support.describe(g, *p, pair->p_op, p_attrs)))
     return false;
   // The scale and the bias: none yet.

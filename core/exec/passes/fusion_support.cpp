@@ -24,36 +24,71 @@ FusionSupport::Resolved FusionSupport::resolve(const ir::Node& n) const {
   return r;
 }
 
+const Tensor* FusionSupport::constant(const ir::Graph& g, const std::string& name) {
+  const Value* v = constants_.find(g, name);
+  return v && v->is_tensor() && v->tensor().defined() ? &v->tensor() : nullptr;
+}
+
 FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
                                    const AttrView& attrs) {
   FusionNode f{*r.schema, attrs, {}, {}, false, -1, 0};
   for (const auto& name : n.inputs()) {
     f.input_named.push_back(!name.empty());
-    const Value* v = constants_.find(g, name);
-    f.constants.push_back(v && v->is_tensor() && v->tensor().defined() ? &v->tensor() : nullptr);
+    f.constants.push_back(constant(g, name));
   }
   for (std::size_t i = 1; i < n.outputs().size(); ++i)
     f.writes_other_outputs = f.writes_other_outputs || !n.outputs()[i].empty();
   // A fusion keeps output 0's type and shape (it takes over the later node's output name, of
   // the same type), so what inference found for the stored graph still holds.
-  const GraphResult* inferred = inferred_graph(g);
+  bool widened = false;
   const ValueRecord* out =
-      inferred && !n.outputs().empty() ? inferred->find(n.outputs()[0]) : nullptr;
+      n.outputs().empty() ? nullptr : inferred_record(g, n.outputs()[0], widened);
   if (out && out->type.kind == Type::Kind::tensor) {
-    f.output_elem = out->type.elem;
+    f.output_elem = widened ? onnx::TensorProto::FLOAT : out->type.elem;
     if (out->type.shape) f.output_rank = static_cast<int64_t>(out->type.shape->size());
   }
   return f;
 }
 
+const ValueRecord* FusionSupport::inferred_record(const ir::Graph& g, const std::string& value,
+                                                  bool& widened) const {
+  const auto w = ctx_.widened.find({&g, value});
+  widened = w != ctx_.widened.end();
+  const GraphResult* inferred = inferred_graph(g);
+  return inferred ? inferred->find(widened ? w->second : value) : nullptr;
+}
+
 std::optional<FusionSupport::TensorFacts> FusionSupport::inferred_tensor(
     const ir::Graph& g, const std::string& value) const {
-  const GraphResult* inferred = inferred_graph(g);
-  const ValueRecord* record = inferred ? inferred->find(value) : nullptr;
+  bool widened = false;
+  const ValueRecord* record = inferred_record(g, value, widened);
   if (!record || record->type.kind != Type::Kind::tensor || !record->type.shape ||
       record->type.elem == 0)
     return std::nullopt;
-  return TensorFacts{record->type.elem, *record->type.shape};
+  return TensorFacts{widened ? onnx::TensorProto::FLOAT : record->type.elem, *record->type.shape};
+}
+
+int32_t FusionSupport::inferred_elem(const ir::Graph& g, const std::string& value) const {
+  bool widened = false;
+  const ValueRecord* record = inferred_record(g, value, widened);
+  if (!record || record->type.kind != Type::Kind::tensor) return 0;
+  return widened ? onnx::TensorProto::FLOAT : record->type.elem;
+}
+
+void FusionSupport::record_widened(const ir::Graph& g, const std::string& widened,
+                                   const std::string& original) {
+  ctx_.widened[{&g, widened}] = original;
+}
+
+bool FusionSupport::read_outside_nodes(const ir::Graph& g, const std::string& value) {
+  for (const auto& out : g.outputs())
+    if (out.name() == value) return true;
+  for (const ir::Node* n : g.node_list())
+    for (const auto& sub : n->subgraphs()) {
+      const auto refs = sub.graph->outer_references();
+      if (std::find(refs.begin(), refs.end(), value) != refs.end()) return true;
+    }
+  return false;
 }
 
 ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& value,
@@ -63,14 +98,7 @@ ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& valu
   if (!p || output != 0 || p->outputs().size() != 1) return nullptr;
   const auto& uses = g.uses(value);
   if (uses.size() != 1 || uses.front().node != &reader) return nullptr;
-  for (const auto& out : g.outputs())
-    if (out.name() == value) return nullptr;
-  for (const ir::Node* n : g.node_list())
-    for (const auto& sub : n->subgraphs()) {
-      const auto refs = sub.graph->outer_references();
-      if (std::find(refs.begin(), refs.end(), value) != refs.end()) return nullptr;
-    }
-  return p;
+  return read_outside_nodes(g, value) ? nullptr : p;
 }
 
 std::optional<FusionSupport::Pair> FusionSupport::pair_with_producer(

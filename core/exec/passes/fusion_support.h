@@ -21,6 +21,7 @@ class NodeProto;
 
 namespace onnxtool {
 struct GraphResult;
+struct ValueRecord;
 struct OpVersion;
 namespace ir {
 class Graph;
@@ -48,18 +49,27 @@ class FusionSupport {
   // The node's inputs as a hook sees them (constants decoded; they live as long as this).
   FusionNode describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
                       const AttrView& attrs);
+  // The tensor `name` holds on every run, as seen from g; nullptr when it is not a constant.
+  const Tensor* constant(const ir::Graph& g, const std::string& name);
   // What shape inference found for a value of g: a tensor's element type (a
   // TensorProto::DataType) and dims, when it found both; nullopt otherwise.
   struct TensorFacts {
     int32_t elem = 0;
     Dims dims;
   };
+  // (A value widen-float16 made has the facts of the one it widened, as float32.)
   std::optional<TensorFacts> inferred_tensor(const ir::Graph& g, const std::string& value) const;
+  // The element type alone (0: unknown).
+  int32_t inferred_elem(const ir::Graph& g, const std::string& value) const;
+  // Records that `widened` holds `original`'s values as float32 (for the facts above).
+  void record_widened(const ir::Graph& g, const std::string& widened, const std::string& original);
   // What shape inference found for g (nullptr: nothing).
   const GraphResult* inferred_graph(const ir::Graph& g) const;
   // The node producing `value` at output 0, its only output, when `reader` is the only reader
   // of value (no other node, no subgraph, no graph output); nullptr otherwise.
   ir::Node* sole_producer_for(ir::Graph& g, const std::string& value, const ir::Node& reader) const;
+  // Whether anything outside g's nodes reads `value`: a graph output, or a subgraph.
+  static bool read_outside_nodes(const ir::Graph& g, const std::string& value);
   // A node q and the producer p of its input 0, both running kernels, with what fuses them:
   // q's operator passes q_has (it has the hook for q's side), p's passes p_has, and nothing but
   // q reads p's output. nullopt otherwise.
@@ -84,6 +94,10 @@ class FusionSupport {
   static int64_t fuse_all(ir::Graph& g, const std::function<bool(ir::Graph&, ir::Node&)>& try_fuse);
 
  private:
+  // What inference found for `value`, and whether it is float32 now (a widened value).
+  const ValueRecord* inferred_record(const ir::Graph& g, const std::string& value,
+                                     bool& widened) const;
+
   PlanContext& ctx_;
   OpsetMap opsets_;
   ConstantValues constants_;
