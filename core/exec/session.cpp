@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/exec/blas.h"
+#include "core/exec/large_blocks.h"
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/passes/fuse_dequantized.h"
@@ -210,6 +211,13 @@ void keep_freed_buffers_mapped() {
   std::call_once(once, [] {
     mallopt(M_MMAP_THRESHOLD, 512 << 20);
     mallopt(M_TRIM_THRESHOLD, 1024 << 20);
+#if !defined(__SANITIZE_ADDRESS__)
+    // Large tensors from reused huge-page blocks, unless a caller (a test counting
+    // allocations) installed its own allocator. Not under AddressSanitizer, which watches
+    // malloc's blocks only.
+    if (StorageAllocator* theirs = set_storage_allocator(&exec_detail::large_block_allocator()))
+      set_storage_allocator(theirs);
+#endif
   });
 }
 

@@ -6,10 +6,12 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
 #include "core/exec/kernel.h"
+#include "core/exec/large_blocks.h"
 #include "core/exec/session.h"
 #include "core/registry/schema.h"
 #include "core/types/tensor.h"
@@ -199,7 +201,8 @@ TEST_CASE("scratch memory and outputs go through the installed Storage allocator
   {
     Session s(m, with(*reg));
     StorageAllocator* previous = set_storage_allocator(&counting);
-    CHECK(previous == nullptr);  // the default was installed
+    // The executor's own (or the default, under AddressSanitizer) was installed.
+    CHECK((previous == nullptr || previous == &exec_detail::large_block_allocator()));
     const StorageCounters before = storage_counters();
     std::vector<Value> out = s.run({{"x", Value(x)}});
     const StorageCounters after = storage_counters();
@@ -214,6 +217,30 @@ TEST_CASE("scratch memory and outputs go through the installed Storage allocator
   // Blocks go back to the allocator that gave them, even after it was uninstalled.
   CHECK(counting.released == counting.blocks);
   CHECK(counting.live == 0);
+}
+
+TEST_CASE("large blocks are huge-page aligned and reused by size; small ones are not") {
+  StorageAllocator& a = exec_detail::large_block_allocator();
+  // A size class (8 granules) nothing else in these tests uses, so the cache holds none yet.
+  const std::size_t granule = exec_detail::kLargeBlockGranule;
+  const std::size_t large = 7 * granule + 64;
+  void* first = a.allocate(large);
+  CHECK(reinterpret_cast<std::uintptr_t>(first) % granule == 0);
+  // Writable to its end.
+  static_cast<char*>(first)[0] = 1;
+  static_cast<char*>(first)[large - 1] = 1;
+  a.release(first, large);
+  // The same size class comes back from the cache; another class does not.
+  void* again = a.allocate(8 * granule);
+  CHECK(again == first);
+  void* other = a.allocate(3 * exec_detail::kLargeBlockGranule);
+  CHECK(other != first);
+  CHECK(reinterpret_cast<std::uintptr_t>(other) % exec_detail::kLargeBlockGranule == 0);
+  void* small = a.allocate(4096);
+  CHECK(reinterpret_cast<std::uintptr_t>(small) % 64 == 0);
+  a.release(small, 4096);
+  a.release(other, 3 * exec_detail::kLargeBlockGranule);
+  a.release(again, 8 * granule);
 }
 
 TEST_CASE("an uninitialised tensor has its shape and type; its storage tail is zeroed") {

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where the executor's large tensors live: blocks of whole huge pages, kept for reuse.
+//
+// A run allocates the same large tensors (the activations of each layer) every time. From
+// malloc, each may land on fresh pages (a page fault per 4 KiB on first touch) and is mapped
+// by 4 KiB pages, whose TLB entries a convolution streaming megabytes of activations and
+// weights runs out of. This allocator serves blocks of 1 MiB and more from 2 MiB-aligned
+// mappings the kernel is asked to back with transparent huge pages, and keeps freed ones for
+// the next request of the same size class (up to a bound), so that a steady run maps nothing
+// and faults on nothing. Smaller blocks go to aligned_alloc as before.
+#pragma once
+
+#include <cstddef>
+
+#include "core/types/tensor.h"
+
+namespace onnxtool::exec_detail {
+
+// The process's large-block allocator (created on first use, never destroyed: blocks may
+// outlive any session).
+StorageAllocator& large_block_allocator();
+
+// Sizes, for tests: the smallest request served from huge-page mappings, and the granule
+// their sizes round up to.
+inline constexpr std::size_t kLargeBlockMin = std::size_t{1} << 20;
+inline constexpr std::size_t kLargeBlockGranule = std::size_t{2} << 20;
+
+}  // namespace onnxtool::exec_detail
