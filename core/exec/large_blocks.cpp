@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/large_blocks.h"
 
-#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <new>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "core/util/huge_pages.h"
 
 namespace onnxtool::exec_detail {
 
@@ -28,43 +25,6 @@ void* small_block(std::size_t bytes) {
   return p;
 }
 
-#if defined(__linux__)
-
-// `size` bytes (a multiple of the granule) at a granule-aligned address, with huge pages asked
-// for: a mapping one granule longer, trimmed at both ends.
-void* map_aligned(std::size_t size) {
-  const std::size_t padded = size + kLargeBlockGranule;
-  void* raw = mmap(nullptr, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = round_up(start, kLargeBlockGranule);
-  if (aligned > start) munmap(raw, aligned - start);
-  const std::uintptr_t end = aligned + size;
-  if (start + padded > end) munmap(reinterpret_cast<void*>(end), start + padded - end);
-  void* block = reinterpret_cast<void*>(aligned);
-  // Advice only: where the kernel has no huge pages to give, the block still works.
-  (void)madvise(block, size, MADV_HUGEPAGE);
-  return block;
-}
-
-void unmap(void* block, std::size_t size) {
-  munmap(block, size);
-}
-
-#else
-
-void* map_aligned(std::size_t size) {
-  void* p = std::aligned_alloc(kLargeBlockGranule, size);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-
-void unmap(void* block, std::size_t) {
-  std::free(block);
-}
-
-#endif
-
 class LargeBlockAllocator final : public StorageAllocator {
  public:
   void* allocate(std::size_t bytes) override {
@@ -80,7 +40,7 @@ class LargeBlockAllocator final : public StorageAllocator {
         return block;
       }
     }
-    return map_aligned(size);
+    return map_huge_pages(size);
   }
 
   void release(void* block, std::size_t bytes) noexcept override {
@@ -97,7 +57,7 @@ class LargeBlockAllocator final : public StorageAllocator {
         return;
       }
     }
-    unmap(block, size);
+    unmap_huge_pages(block, size);
   }
 
  private:

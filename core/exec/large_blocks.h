@@ -13,6 +13,7 @@
 #include <cstddef>
 
 #include "core/types/tensor.h"
+#include "core/util/huge_pages.h"
 
 namespace onnxtool::exec_detail {
 
@@ -23,6 +24,6 @@ StorageAllocator& large_block_allocator();
 // Sizes, for tests: the smallest request served from huge-page mappings, and the granule
 // their sizes round up to.
 inline constexpr std::size_t kLargeBlockMin = std::size_t{1} << 20;
-inline constexpr std::size_t kLargeBlockGranule = std::size_t{2} << 20;
+inline constexpr std::size_t kLargeBlockGranule = kHugePageBytes;
 
 }  // namespace onnxtool::exec_detail

@@ -26,6 +26,7 @@
 
 #include "core/kernels/epilogue.h"
 #include "core/kernels/packed_layout.h"
+#include "core/util/huge_pages.h"
 
 namespace onnxtool::kernels {
 
@@ -86,7 +87,7 @@ class PackedA {
  private:
   int64_t m_ = 0, k_ = 0, row_align_ = 1;
   SimdLevel level_ = SimdLevel::scalar;
-  std::vector<F> data_;
+  std::vector<F, HugePageAllocator<F>> data_;
 };
 
 // The layout for products with A packed at `level` (the level of the PackedA they use).
@@ -141,7 +142,7 @@ class PackedB {
  private:
   PackedBLayout layout_;
   SimdLevel level_ = SimdLevel::scalar;
-  std::vector<float> data_;
+  std::vector<float, HugePageAllocator<float>> data_;
 };
 
 // Columns [col0, col0 + n) of C = alpha * op(A) B + beta * C with B packed (col0 a multiple of
