@@ -6,7 +6,7 @@
 // by 4 KiB pages, whose TLB entries a convolution streaming megabytes of activations and
 // weights runs out of. This allocator serves blocks of 1 MiB and more from 2 MiB-aligned
 // mappings the kernel is asked to back with transparent huge pages, and keeps freed ones for
-// the next request of the same size class (up to a bound), so that a steady run maps nothing
+// the next request of the same size (up to a bound), so that a steady run maps nothing
 // and faults on nothing. Smaller blocks go to aligned_alloc as before.
 #pragma once
 
@@ -21,9 +21,17 @@ namespace onnxtool::exec_detail {
 // outlive any session).
 StorageAllocator& large_block_allocator();
 
-// Sizes, for tests: the smallest request served from huge-page mappings, and the granule
-// their sizes round up to.
+// While one exists (on any thread), freed blocks are unmapped, not kept: planning makes and
+// frees temporaries of sizes the runs never ask for again, which would only stay resident.
+class LargeBlockCachingPaused {
+ public:
+  LargeBlockCachingPaused();
+  ~LargeBlockCachingPaused();
+  LargeBlockCachingPaused(const LargeBlockCachingPaused&) = delete;
+  LargeBlockCachingPaused& operator=(const LargeBlockCachingPaused&) = delete;
+};
+
+// The smallest request served from huge-page mappings (for tests).
 inline constexpr std::size_t kLargeBlockMin = std::size_t{1} << 20;
-inline constexpr std::size_t kLargeBlockGranule = kHugePageBytes;
 
 }  // namespace onnxtool::exec_detail

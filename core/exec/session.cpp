@@ -251,7 +251,10 @@ Session::Session(const Model& model, SessionOptions options)
   spdlog::debug(
       "shape inference for planning: {:.1f} ms",
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  plan_ = build_plan(options_.fold_constants, stats_);
+  {
+    const exec_detail::LargeBlockCachingPaused planning;
+    plan_ = build_plan(options_.fold_constants, stats_);
+  }
 
   const auto& g = model.proto->graph();
   std::set<std::string> initializers;
@@ -306,6 +309,7 @@ const exec_detail::GraphPlan& Session::plan_for(
   // Built on first need; concurrent runs wait for the one that builds it.
   std::call_once(plan_fed_defaults_once_, [&] {
     SessionStats unused;
+    const exec_detail::LargeBlockCachingPaused planning;
     plan_fed_defaults_ = build_plan(false, unused);
   });
   return *plan_fed_defaults_;

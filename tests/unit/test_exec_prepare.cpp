@@ -219,10 +219,10 @@ TEST_CASE("scratch memory and outputs go through the installed Storage allocator
   CHECK(counting.live == 0);
 }
 
-TEST_CASE("large blocks are huge-page aligned and reused by size; small ones are not") {
+TEST_CASE("large blocks are huge-page aligned and reused by size in pages") {
   StorageAllocator& a = exec_detail::large_block_allocator();
-  // A size class (8 granules) nothing else in these tests uses, so the cache holds none yet.
-  const std::size_t granule = exec_detail::kLargeBlockGranule;
+  // A size nothing else in these tests uses, so the cache holds none yet.
+  const std::size_t granule = kHugePageBytes;
   const std::size_t large = 7 * granule + 64;
   void* first = a.allocate(large);
   CHECK(reinterpret_cast<std::uintptr_t>(first) % granule == 0);
@@ -230,17 +230,17 @@ TEST_CASE("large blocks are huge-page aligned and reused by size; small ones are
   static_cast<char*>(first)[0] = 1;
   static_cast<char*>(first)[large - 1] = 1;
   a.release(first, large);
-  // The same size class comes back from the cache; another class does not.
-  void* again = a.allocate(8 * granule);
+  // A block of the same size in pages comes back from the cache; of another size, not.
+  void* again = a.allocate(7 * granule + 4096);
   CHECK(again == first);
-  void* other = a.allocate(3 * exec_detail::kLargeBlockGranule);
+  void* other = a.allocate(3 * kHugePageBytes);
   CHECK(other != first);
-  CHECK(reinterpret_cast<std::uintptr_t>(other) % exec_detail::kLargeBlockGranule == 0);
+  CHECK(reinterpret_cast<std::uintptr_t>(other) % kHugePageBytes == 0);
   void* small = a.allocate(4096);
   CHECK(reinterpret_cast<std::uintptr_t>(small) % 64 == 0);
   a.release(small, 4096);
-  a.release(other, 3 * exec_detail::kLargeBlockGranule);
-  a.release(again, 8 * granule);
+  a.release(other, 3 * kHugePageBytes);
+  a.release(again, 7 * granule + 4096);
 }
 
 TEST_CASE("an uninitialised tensor has its shape and type; its storage tail is zeroed") {
