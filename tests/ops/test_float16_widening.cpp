@@ -5,6 +5,7 @@
 // narrow behind conversions.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,4 +144,52 @@ TEST_CASE("bfloat16 widens as float16 does, and the pass can be left out") {
   const FusedRuns kept = run_fused_and_plain(m, feeds, {"widen-float16"});
   CHECK(kept.fused_nodes == 5);  // the Casts stay; the fusions still apply
   CHECK(values(kept.fused[0].tensor()) != values(r.fused[0].tensor()));
+}
+
+TEST_CASE("a value a subgraph reads stays float16 for it; the branches widen on their own") {
+  // a is computed in the region (MatMul, Add) and read by the If's branches, which declare
+  // float16 outputs: they get a converted back, widen their own Relu or Neg, and round what
+  // they return; the Mul after the If reads that and the unrounded a.
+  const std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[2,4] x, bool c) => (float[2,8] y) {
+  h = Cast <to = 10> (x)
+  m = MatMul (h, w)
+  a = Add (m, b)
+  f = If (c) <then_branch = t () => (float16[2,8] o) { o = Relu (a) }, else_branch = e () => (float16[2,8] o) { o = Neg (a) }>
+  z = Mul (f, a)
+  y = Cast <to = 1> (z)
+})";
+  const Constants constants = {
+      {"w", cast_to(random_tensor(DataType::float32, {4, 8}, 51), DataType::float16)},
+      {"b", cast_to(random_tensor(DataType::float32, {8}, 52), DataType::float16)}};
+  const Model m = model_of(text, constants);
+  const Tensor x = random_tensor(DataType::float32, {2, 4}, 53);
+  for (bool take_then : {true, false}) {
+    INFO("then branch: ", take_then);
+    const std::vector<std::pair<std::string, Value>> feeds = {
+        {"x", Value(x)}, {"c", Value(Tensor::scalar<bool>(take_then))}};
+    const FusedRuns r = run_fused_and_plain(m, feeds);
+    const Tensor& y = r.fused[0].tensor();
+    REQUIRE(y.dtype() == DataType::float32);
+    // The same in double: a unrounded, f rounded to float16 where the branch returns it.
+    const std::vector<double> xs = values(x), ws = values(constants[0].second),
+                              bs = values(constants[1].second);
+    std::vector<double> a(16), f(16), want(16);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 8; ++j) {
+        double sum = 0;
+        for (int k = 0; k < 4; ++k) sum += xs[i * 4 + k] * ws[k * 8 + j];
+        a[i * 8 + j] = sum + bs[j];
+      }
+    for (int i = 0; i < 16; ++i) {
+      const double rounded_a = values(cast_to(doubles({}, {a[i]}), DataType::float16))[0];
+      const double branch = take_then ? std::max(0.0, rounded_a) : -rounded_a;
+      f[i] = values(cast_to(doubles({}, {branch}), DataType::float16))[0];
+      want[i] = f[i] * a[i];
+    }
+    check_close(y, doubles({2, 8}, want), 1e-5, 1e-6);
+    // The graph as written rounds m and a to float16 too.
+    CHECK(values(y) != values(r.unfused[0].tensor()));
+    check_close(y, r.unfused[0].tensor(), 1e-2, 1e-2);
+  }
 }
