@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/large_blocks.h"
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
-#include <new>
 
 #include "core/util/huge_pages.h"
 
@@ -12,27 +10,16 @@ namespace onnxtool::exec_detail {
 
 namespace {
 
-// Freed large blocks kept beyond this many bytes are unmapped.
+// Freed large blocks kept beyond this many bytes are unmapped. Sizes are kept to whole pages,
+// not rounded further: a tensor that outlives the runs (a converted weight) must not take more
+// than it uses, and a run's sizes repeat exactly.
 constexpr std::size_t kMaxCachedBytes = std::size_t{256} << 20;
-// Sizes are kept to whole pages, not rounded further: a tensor that outlives the runs (a
-// converted weight) must not take more than it uses, and a run's sizes repeat exactly.
-constexpr std::size_t kPageBytes = 4096;
-
-std::size_t round_up(std::size_t bytes, std::size_t to) {
-  return (bytes + to - 1) / to * to;
-}
-
-void* small_block(std::size_t bytes) {
-  void* p = std::aligned_alloc(64, bytes);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
 
 class LargeBlockAllocator final : public StorageAllocator {
  public:
   void* allocate(std::size_t bytes) override {
-    if (bytes < kLargeBlockMin) return small_block(bytes);
-    const std::size_t size = round_up(bytes, kPageBytes);
+    if (bytes < kLargeBlockMin) return default_storage_allocator().allocate(bytes);
+    const std::size_t size = huge_mapping_bytes(bytes);
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       const auto it = free_.find(size);
@@ -48,10 +35,10 @@ class LargeBlockAllocator final : public StorageAllocator {
 
   void release(void* block, std::size_t bytes) noexcept override {
     if (bytes < kLargeBlockMin) {
-      std::free(block);
+      default_storage_allocator().release(block, bytes);
       return;
     }
-    const std::size_t size = round_up(bytes, kPageBytes);
+    const std::size_t size = huge_mapping_bytes(bytes);
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       if (paused_ == 0 && cached_ + size <= kMaxCachedBytes) {
@@ -78,10 +65,6 @@ class LargeBlockAllocator final : public StorageAllocator {
   std::size_t cached_ = 0;
   int paused_ = 0;  // LargeBlockCachingPaused objects alive
 };
-
-}  // namespace
-
-namespace {
 
 LargeBlockAllocator& the_allocator() {
   // Leaked on purpose: tensors holding its blocks may be destroyed after static destructors.

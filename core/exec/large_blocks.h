@@ -7,7 +7,7 @@
 // weights runs out of. This allocator serves blocks of 1 MiB and more from 2 MiB-aligned
 // mappings the kernel is asked to back with transparent huge pages, and keeps freed ones for
 // the next request of the same size (up to a bound), so that a steady run maps nothing
-// and faults on nothing. Smaller blocks go to aligned_alloc as before.
+// and faults on nothing. Smaller blocks go to the default allocator.
 #pragma once
 
 #include <cstddef>

@@ -30,6 +30,7 @@
 #include "core/model/model.h"
 #include "core/passes/pass.h"
 #include "core/registry/registry.h"
+#include "core/util/huge_pages.h"
 #include "onnx.pb.h"
 
 namespace onnxtool {
@@ -211,13 +212,11 @@ void keep_freed_buffers_mapped() {
   std::call_once(once, [] {
     mallopt(M_MMAP_THRESHOLD, 512 << 20);
     mallopt(M_TRIM_THRESHOLD, 1024 << 20);
-#if !defined(__SANITIZE_ADDRESS__)
     // Large tensors from reused huge-page blocks, unless a caller (a test counting
-    // allocations) installed its own allocator. Not under AddressSanitizer, which watches
-    // malloc's blocks only.
-    if (StorageAllocator* theirs = set_storage_allocator(&exec_detail::large_block_allocator()))
-      set_storage_allocator(theirs);
-#endif
+    // allocations) installed its own allocator.
+    if (kUseHugePageMappings)
+      if (StorageAllocator* theirs = set_storage_allocator(&exec_detail::large_block_allocator()))
+        set_storage_allocator(theirs);
   });
 }
 

@@ -46,6 +46,10 @@ StorageAllocator* set_storage_allocator(StorageAllocator* a) {
   return previous == &g_default_allocator ? nullptr : previous;
 }
 
+StorageAllocator& default_storage_allocator() {
+  return g_default_allocator;
+}
+
 StorageCounters storage_counters() {
   return {g_allocations.load(std::memory_order_relaxed),
           g_allocated_bytes.load(std::memory_order_relaxed)};

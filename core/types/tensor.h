@@ -35,6 +35,8 @@ class StorageAllocator {
 // one. Blocks go back to the allocator that gave them, so swapping is safe at any time. `a`
 // must outlive every block it handed out.
 StorageAllocator* set_storage_allocator(StorageAllocator* a);
+// The default (aligned_alloc), for an allocator that hands some requests on to it.
+StorageAllocator& default_storage_allocator();
 
 // Owned-storage allocations since the process started (all threads), for -v and tests.
 struct StorageCounters {

@@ -10,21 +10,11 @@
 
 namespace onnxtool {
 
-namespace {
-
-constexpr std::size_t kPage = 4096;
-
-std::size_t whole_pages(std::size_t bytes) {
-  return (bytes + kPage - 1) / kPage * kPage;
-}
-
-}  // namespace
-
 #if defined(__linux__)
 
 // A mapping one huge page longer than needed, trimmed at both ends to the aligned part.
 void* map_huge_pages(std::size_t bytes) {
-  const std::size_t size = whole_pages(bytes);
+  const std::size_t size = huge_mapping_bytes(bytes);
   if (size < bytes || size + kHugePageBytes < size) throw std::bad_alloc();
   const std::size_t padded = size + kHugePageBytes;
   void* raw = mmap(nullptr, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -41,7 +31,7 @@ void* map_huge_pages(std::size_t bytes) {
 }
 
 void unmap_huge_pages(void* block, std::size_t bytes) noexcept {
-  munmap(block, whole_pages(bytes));
+  munmap(block, huge_mapping_bytes(bytes));
 }
 
 #else

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/passes/fusion_support.h"
 
-#include <algorithm>
-
 #include "core/exec/planner.h"
 #include "core/infer/engine.h"
 #include "core/ir/graph.h"
@@ -80,15 +78,13 @@ void FusionSupport::record_widened(const ir::Graph& g, const std::string& widene
   ctx_.widened[{&g, widened}] = original;
 }
 
-bool FusionSupport::read_outside_nodes(const ir::Graph& g, const std::string& value) {
-  for (const auto& out : g.outputs())
-    if (out.name() == value) return true;
+std::set<std::string> FusionSupport::read_outside_nodes(const ir::Graph& g) {
+  std::set<std::string> read;
+  for (const auto& out : g.outputs()) read.insert(out.name());
   for (const ir::Node* n : g.node_list())
-    for (const auto& sub : n->subgraphs()) {
-      const auto refs = sub.graph->outer_references();
-      if (std::find(refs.begin(), refs.end(), value) != refs.end()) return true;
-    }
-  return false;
+    for (const auto& sub : n->subgraphs())
+      for (const auto& name : sub.graph->outer_references()) read.insert(name);
+  return read;
 }
 
 ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& value,
@@ -98,7 +94,7 @@ ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& valu
   if (!p || output != 0 || p->outputs().size() != 1) return nullptr;
   const auto& uses = g.uses(value);
   if (uses.size() != 1 || uses.front().node != &reader) return nullptr;
-  return read_outside_nodes(g, value) ? nullptr : p;
+  return read_outside_nodes(g).count(value) ? nullptr : p;
 }
 
 std::optional<FusionSupport::Pair> FusionSupport::pair_with_producer(

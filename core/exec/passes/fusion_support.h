@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,8 +69,9 @@ class FusionSupport {
   // The node producing `value` at output 0, its only output, when `reader` is the only reader
   // of value (no other node, no subgraph, no graph output); nullptr otherwise.
   ir::Node* sole_producer_for(ir::Graph& g, const std::string& value, const ir::Node& reader) const;
-  // Whether anything outside g's nodes reads `value`: a graph output, or a subgraph.
-  static bool read_outside_nodes(const ir::Graph& g, const std::string& value);
+  // The values of g that something besides its nodes reads: graph outputs, and what its nodes'
+  // subgraphs capture.
+  static std::set<std::string> read_outside_nodes(const ir::Graph& g);
   // A node q and the producer p of its input 0, both running kernels, with what fuses them:
   // q's operator passes q_has (it has the hook for q's side), p's passes p_has, and nothing but
   // q reads p's output. nullopt otherwise.

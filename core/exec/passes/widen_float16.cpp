@@ -2,7 +2,6 @@
 #include "core/exec/passes/widen_float16.h"
 
 #include <map>
-#include <numeric>
 #include <set>
 #include <string>
 #include <utility>
@@ -97,12 +96,10 @@ class ValueSets {
 class Widening {
  public:
   Widening(FusionSupport& support, const Converter& converter, ir::Graph& g)
-      : support_(support), converter_(converter), g_(g) {
-    for (const ir::Node* n : g.node_list())
-      for (const auto& sub : n->subgraphs())
-        for (const auto& name : sub.graph->outer_references()) captured_.insert(name);
-    for (const auto& out : g.outputs()) captured_.insert(out.name());
-  }
+      : support_(support),
+        converter_(converter),
+        g_(g),
+        captured_(FusionSupport::read_outside_nodes(g)) {}
 
   // How many values became float32. Every value of a region does, or the region's nodes would
   // see mixed types: each has a float32 source (a conversion is inserted where needed).
