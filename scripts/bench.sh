@@ -6,8 +6,8 @@
 # every .onnx of a directory, such as those scripts/gen-bench-models.py writes. Prints a table;
 # asserts nothing.
 #
-#   scripts/bench.sh                      # 3 warm-up + 10 timed runs, 2 threads
-#   RUNS=20 THREADS=1 scripts/bench.sh
+#   scripts/bench.sh                      # 3 rounds of 3 warm-up + 10 timed runs, 2 threads
+#   RUNS=20 ROUNDS=5 THREADS=1 scripts/bench.sh
 #   scripts/bench.sh --models DIR         # or MODELS_DIR=DIR scripts/bench.sh
 #
 # Peak RSS (MB) is /usr/bin/time's %M around one separate run of each, outside the timed runs:
@@ -37,6 +37,7 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 shared=${ONNXTOOL_SHARED:-../shared}
 runs=${RUNS:-10}
+rounds=${ROUNDS:-3}
 warmup=${WARMUP:-3}
 threads=${THREADS:-2}
 ort="$shared/tools/ort"
@@ -58,6 +59,13 @@ median() {
     console.log((j.bench ? j.bench.median_ms : j.median_ms).toFixed(2)); })' 2>/dev/null
 }
 
+# The median of the figures given, or "failed" when any is (a model that fails once fails).
+median_of() {
+  printf '%s\n' "$@" | sort -g | awk '/failed/ { bad = 1 } { v[NR] = $1 }
+    END { if (bad || NR == 0) print "failed"; else if (NR % 2) print v[(NR + 1) / 2];
+          else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # Peak RSS in MB of one run of the command given, or "failed" when it fails. Its own output is
 # dropped: this run is only measured.
 rss_file=$(mktemp)
@@ -76,10 +84,20 @@ echo "node.js baseline peak RSS (empty script): $(peak_rss node -e '') MB, inclu
 printf '%-24s %14s %14s %8s %12s %12s\n' model "onnxtool ms" "ORT ms" ratio "onnxtool MB" "ORT MB"
 for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
-  ours=$("$build/onnxtool" --json --threads "$threads" run "$model" --random-inputs \
-           --bench "$runs" --warmup "$warmup" | median) || ours=failed
-  theirs=$(node "$ort/bench.mjs" "$model" --warmup "$warmup" --runs "$runs" \
-             --threads "$threads" --seed 0 2>/dev/null | median) || theirs=failed
+  # Rounds alternate the two, and each side's figure is the median of its round medians: a burst
+  # of load from elsewhere on the host (it lasts seconds here) then falls on both sides' rounds
+  # rather than on one side's only.
+  ours_rounds=() theirs_rounds=()
+  for ((round = 0; round < rounds; ++round)); do
+    ms=$("$build/onnxtool" --json --threads "$threads" run "$model" --random-inputs \
+           --bench "$runs" --warmup "$warmup" | median) || ms=failed
+    ours_rounds+=("$ms")
+    ms=$(node "$ort/bench.mjs" "$model" --warmup "$warmup" --runs "$runs" --threads "$threads" \
+           --seed 0 2>/dev/null | median) || ms=failed
+    theirs_rounds+=("$ms")
+  done
+  ours=$(median_of "${ours_rounds[@]}")
+  theirs=$(median_of "${theirs_rounds[@]}")
   ratio=$(node -e 'const [a, b] = process.argv.slice(1).map(Number);
     console.log(a > 0 && b > 0 ? (a / b).toFixed(2) + "x" : "-")' "$ours" "$theirs")
   ours_mb=$(peak_rss "$build/onnxtool" --threads "$threads" run "$model" --random-inputs)
