@@ -131,9 +131,19 @@ int64_t WinogradFilter::col_quantum() const {
   return packed_b_layout(in_, 1, level).panel;
 }
 
+PackedBLayout WinogradFilter::input_layout(int64_t cols) const {
+  if (!packed_.empty()) return packed_b_layout(in_, cols, packed_.front().level());
+  // One panel as wide as the matrix and one block of rows: row-major, rows cols apart.
+  PackedBLayout plain;
+  plain.k = in_;
+  plain.n = cols;
+  plain.panel = std::max<int64_t>(cols, 1);
+  plain.block_rows = std::max<int64_t>(in_, 1);
+  return plain;
+}
+
 void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_xi_stride,
-                              int64_t ldv, int64_t cols, float* m, int64_t m_xi_stride,
-                              int64_t ldm) const {
+                              int64_t cols, float* m, int64_t m_xi_stride, int64_t ldm) const {
   if (r1 <= r0 || cols <= 0) return;
   for (int64_t xi = 0; xi < positions(); ++xi) {
     if (!packed_.empty()) {
@@ -142,8 +152,8 @@ void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_
       g.row0 = r0;
       g.m = r1 - r0;
       g.n = cols;
-      g.b = v + xi * v_xi_stride;
-      g.ldb = ldv;
+      g.b_packed = v + xi * v_xi_stride;
+      g.b_packed_cols = cols;
       g.c = m + xi * m_xi_stride;
       g.ldc = ldm;
       gemm_packed(g);
@@ -156,7 +166,7 @@ void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_
     g.a = plain_.data() + xi * out_ * in_ + r0 * in_;
     g.lda = in_;
     g.b = v + xi * v_xi_stride;
-    g.ldb = ldv;
+    g.ldb = cols;
     g.c = m + xi * m_xi_stride;
     g.ldc = ldm;
     gemm(g);
@@ -164,14 +174,28 @@ void WinogradFilter::multiply(int64_t r0, int64_t r1, const float* v, int64_t v_
 }
 
 void winograd_input(const WinogradPlane& plane, const float* x, int64_t c0, int64_t c1, int64_t t0,
-                    int64_t t1, float* v, int64_t xi_stride, int64_t ldv) {
-  const int64_t plane_size = plane.in_h * plane.in_w;
-  for (int64_t c = c0; c < c1; ++c)
-    for_each_run(t0, t1, [&](int64_t first, int64_t n) {
-      const detail::TileRun tiles{
-          plane.in_h, plane.in_w, plane.tiles_w(), plane.pad_top, plane.pad_left, first, n};
-      input_run({x + c * plane_size, tiles, v + c * ldv + (first - t0), xi_stride}, plane.tile);
-    });
+                    int64_t t1, const PackedBLayout& layout, float* v, int64_t xi_stride) {
+  const int64_t plane_size = plane.in_h * plane.in_w, positions = winograd_positions(plane.tile);
+  const int64_t cols = t1 - t0, padded = layout.padded_cols();
+  for (int64_t c = c0; c < c1; ++c) {
+    // A run's tiles are contiguous within a panel only: runs end at panel boundaries.
+    for (int64_t j0 = 0; j0 < cols; j0 += layout.panel) {
+      const int64_t j1 = std::min(cols, j0 + layout.panel);
+      for_each_run(t0 + j0, t0 + j1, [&](int64_t first, int64_t n) {
+        const detail::TileRun tiles{
+            plane.in_h, plane.in_w, plane.tiles_w(), plane.pad_top, plane.pad_left, first, n};
+        input_run({x + c * plane_size, tiles, v + layout.offset(c, first - t0), xi_stride},
+                  plane.tile);
+      });
+    }
+    // The last panel's columns past the tiles are read by the products (their results are
+    // dropped): zeros, not whatever the buffer held.
+    if (padded > cols)
+      for (int64_t xi = 0; xi < positions; ++xi) {
+        float* pad = v + xi * xi_stride + layout.offset(c, cols);
+        std::fill(pad, pad + (padded - cols), 0.0f);
+      }
+  }
 }
 
 void winograd_output(const WinogradPlane& plane, const float* m, int64_t xi_stride, int64_t ldm,

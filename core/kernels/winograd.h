@@ -55,11 +55,16 @@ class WinogradFilter {
   int64_t row_align() const { return packed_.empty() ? 1 : packed_.front().row_align(); }
   // Columns the products handle at full width (a register tile's width).
   int64_t col_quantum() const;
+  // Where multiply() reads V_xi (in_channels x cols) from: the products' packed layout where
+  // they are packed, so that the input transform writes what they read and nothing packs it
+  // again (for every task that shares a block of tiles); plain rows (cols apart) where not.
+  PackedBLayout input_layout(int64_t cols) const;
 
-  // For each xi: rows [r0, r1) of M_xi = U_xi V_xi for `cols` tiles. V_xi is in_channels x cols
-  // at v + xi * v_xi_stride, rows ldv apart; M_xi goes to m + xi * m_xi_stride, rows ldm apart.
-  void multiply(int64_t r0, int64_t r1, const float* v, int64_t v_xi_stride, int64_t ldv,
-                int64_t cols, float* m, int64_t m_xi_stride, int64_t ldm) const;
+  // For each xi: rows [r0, r1) of M_xi = U_xi V_xi for `cols` tiles. V_xi is at
+  // v + xi * v_xi_stride in input_layout(cols); M_xi goes to m + xi * m_xi_stride, rows ldm
+  // apart.
+  void multiply(int64_t r0, int64_t r1, const float* v, int64_t v_xi_stride, int64_t cols, float* m,
+                int64_t m_xi_stride, int64_t ldm) const;
 
  private:
   int64_t out_ = 0, in_ = 0, tile_ = kWinogradTile4;
@@ -78,10 +83,11 @@ struct WinogradPlane {
 };
 
 // V for tiles [t0, t1) and channels [c0, c1) of x (the image's channel planes, in_h x in_w
-// each): the value of channel c, tile t at position xi goes to
-// v[xi * xi_stride + c * ldv + (t - t0)].
+// each), in `layout` (a WinogradFilter's input_layout(t1 - t0)): the value of channel c, tile t
+// at position xi goes to v[xi * xi_stride + layout.offset(c, t - t0)]. The layout's padding
+// columns of those channels are set to zero.
 void winograd_input(const WinogradPlane& plane, const float* x, int64_t c0, int64_t c1, int64_t t0,
-                    int64_t t1, float* v, int64_t xi_stride, int64_t ldv);
+                    int64_t t1, const PackedBLayout& layout, float* v, int64_t xi_stride);
 
 // What follows the sum in each output element, in this order (each skipped when null or none):
 // + bias[channel], + residual (laid out as y), then the activation. The order of a Conv's

@@ -70,15 +70,18 @@ std::vector<float> winograd(const Case& k, const kernels::WinogradFilter& f,
   const int64_t kXi = f.positions();
   const auto& p = k.plane;
   std::vector<float> y(static_cast<std::size_t>(k.m * p.out_h * p.out_w), -7.0f);
-  std::vector<float> v(static_cast<std::size_t>(kXi * k.c * block));
+  const int64_t v_stride = f.input_layout(block).size();
+  // NaN where the transform does not write: the products must not read it.
+  std::vector<float> v(static_cast<std::size_t>(kXi * v_stride), std::nanf(""));
   std::vector<float> m(static_cast<std::size_t>(kXi * rows * block));
   const kernels::WinogradFinish finish{bias.data(), nullptr, {}};
   for (int64_t t0 = 0; t0 < p.tiles(); t0 += block) {
     const int64_t t1 = std::min(p.tiles(), t0 + block);
-    kernels::winograd_input(p, x.data(), 0, k.c, t0, t1, v.data(), k.c * block, block);
+    kernels::winograd_input(p, x.data(), 0, k.c, t0, t1, f.input_layout(t1 - t0), v.data(),
+                            v_stride);
     for (int64_t r0 = 0; r0 < k.m; r0 += rows) {
       const int64_t r1 = std::min(k.m, r0 + rows);
-      f.multiply(r0, r1, v.data(), k.c * block, block, t1 - t0, m.data(), rows * block, block);
+      f.multiply(r0, r1, v.data(), v_stride, t1 - t0, m.data(), rows * block, block);
       kernels::winograd_output(p, m.data(), rows * block, block, r0, r1, t0, t1, finish, y.data());
     }
   }
@@ -103,10 +106,16 @@ TEST_CASE(
     "plane and padding") {
   std::mt19937 rng(11);
   const Case planes[] = {
-      {3, 2, plane_of(4, 4, 1, 1, 1, 1)},     {8, 8, plane_of(6, 6, 0, 0, 0, 0)},
-      {5, 7, plane_of(13, 9, 0, 2, 1, 0)},    {16, 24, plane_of(17, 19, 1, 1, 1, 1)},
-      {32, 16, plane_of(56, 9, 2, 0, 0, 2)},  {9, 40, plane_of(3, 40, 1, 1, 1, 1)},
-      {64, 64, plane_of(28, 28, 1, 1, 1, 1)}, {7, 3, plane_of(1, 1, 2, 2, 2, 2)},
+      {3, 2, plane_of(4, 4, 1, 1, 1, 1)},
+      {8, 8, plane_of(6, 6, 0, 0, 0, 0)},
+      {5, 7, plane_of(13, 9, 0, 2, 1, 0)},
+      {16, 24, plane_of(17, 19, 1, 1, 1, 1)},
+      {32, 16, plane_of(56, 9, 2, 0, 0, 2)},
+      {9, 40, plane_of(3, 40, 1, 1, 1, 1)},
+      {64, 64, plane_of(28, 28, 1, 1, 1, 1)},
+      {7, 3, plane_of(1, 1, 2, 2, 2, 2)},
+      // More input channels than the products' blocks of rows (256): the packed V in two.
+      {272, 24, plane_of(12, 11, 1, 1, 1, 1)},
   };
   // F(4x4, 3x3) scales terms by up to 8 x 5 in its transforms and sums 36 products per output;
   // the worst seen here is 2.4e-6 of the magnitude of the terms, the bound 2^-17 (64 ulps of
@@ -150,6 +159,19 @@ TEST_CASE("Winograd gives the same bits at every SIMD level, block of tiles and 
     CHECK(same_bits(base, winograd(k, simd, x, bias, 48, 3 * align)));
     CHECK(same_bits(base, winograd(k, scalar, x, bias, 7, 5)));
   }
+}
+
+TEST_CASE("Winograd gives the same bits when V is packed in two blocks of input channels") {
+  std::mt19937 rng(8);
+  const Case k{300, 16, plane_of(13, 10, 1, 1, 1, 1)};
+  const auto x = random_values(k.c * k.plane.in_h * k.plane.in_w, rng);
+  const auto w = random_values(k.m * k.c * 9, rng);
+  const auto bias = random_values(k.m, rng);
+  const kernels::WinogradFilter simd(k.m, k.c, w.data(), kernels::simd_level());
+  const kernels::WinogradFilter scalar(k.m, k.c, w.data(), kernels::SimdLevel::scalar);
+  const auto base = winograd(k, scalar, x, bias, 7, 5);
+  CHECK(same_bits(base, winograd(k, simd, x, bias, 64, 16 / simd.row_align() * simd.row_align())));
+  CHECK(same_bits(base, winograd(k, simd, x, bias, 17, simd.row_align())));
 }
 
 TEST_CASE("the Winograd transforms' SIMD variants give the generic code's bits") {
