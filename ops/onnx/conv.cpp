@@ -513,12 +513,27 @@ kernels::WinogradPlane winograd_plane_of(const Window& w, int64_t tile) {
 
 // How a Winograd convolution is cut: per image and group (an item), blocks of `block` tiles;
 // each block's channels [0, mg) in chunks of `rows` for the products. A block's transformed
-// input takes v_xi_stride floats per position (the filter's input_layout(block)).
+// input takes v_xi_stride floats per position (at least the filter's input_layout(block)), a
+// chunk's products m_xi_stride (at least rows x block).
 struct WinogradSplit {
-  int64_t tiles = 0, block = 0, blocks = 0, rows = 0, v_xi_stride = 0;
+  int64_t tiles = 0, block = 0, blocks = 0, rows = 0, v_xi_stride = 0, m_xi_stride = 0;
 };
 
-WinogradSplit winograd_split(const kernels::WinogradFilter& f, int64_t tiles) {
+// A stride between the positions' matrices of at least `floats` that spreads the transforms'
+// 16 or 36 streams (one per position) over the L1 cache's sets: an odd number of 64-byte lines.
+// A stride of a multiple of 4 KiB (32 channels x 32 tiles) put every stream in one set, and the
+// transforms then ran from L2.
+int64_t spread_stride(int64_t floats) {
+  constexpr int64_t kLine = 64 / int64_t{sizeof(float)};
+  const int64_t lines = (floats + kLine - 1) / kLine;
+  return (lines % 2 == 0 ? lines + 1 : lines) * kLine;
+}
+
+// At least `min_blocks` blocks where the tiles make that many register tiles wide: a block per
+// thread keeps each thread's transform, products and output on its own core (one 49-tile block
+// of a 32 -> 128 channel layer on a 27x27 plane, transformed together and multiplied in pieces
+// of rows, ran no faster on two threads than on one; as two blocks, 1.6 times faster).
+WinogradSplit winograd_split(const kernels::WinogradFilter& f, int64_t tiles, int64_t min_blocks) {
   const int64_t positions = f.positions();
   const int64_t quantum = f.col_quantum(), align = f.row_align();
   WinogradSplit s;
@@ -526,13 +541,15 @@ WinogradSplit winograd_split(const kernels::WinogradFilter& f, int64_t tiles) {
   const int64_t per_tile = positions * f.in_channels() * int64_t{sizeof(float)};
   const int64_t fit =
       std::max<int64_t>(quantum, kWinogradInputBytes / per_tile / quantum * quantum);
-  s.blocks = (tiles + fit - 1) / fit;
+  const int64_t register_tiles = (tiles + quantum - 1) / quantum;
+  s.blocks = std::max((tiles + fit - 1) / fit, std::min(min_blocks, register_tiles));
   s.block = even_piece(tiles, s.blocks, quantum);
   s.blocks = (tiles + s.block - 1) / s.block;
   const int64_t per_row = positions * s.block * int64_t{sizeof(float)};
   const int64_t rows = std::max<int64_t>(align, kWinogradProductBytes / per_row / align * align);
   s.rows = std::min(f.out_channels(), rows);
-  s.v_xi_stride = f.input_layout(s.block).size();
+  s.v_xi_stride = spread_stride(f.input_layout(s.block).size());
+  s.m_xi_stride = spread_stride(s.rows * s.block);
   return s;
 }
 
@@ -542,7 +559,7 @@ void winograd_rows(const kernels::WinogradFilter& f, const kernels::WinogradPlan
                    const WinogradSplit& split, int64_t t0, int64_t t1, const float* v, int64_t r0,
                    int64_t r1, const kernels::WinogradFinish& finish, float* m, float* y) {
   const int64_t cols = t1 - t0;
-  const int64_t m_stride = split.rows * split.block;
+  const int64_t m_stride = split.m_xi_stride;
   for (int64_t c0 = r0; c0 < r1; c0 += split.rows) {
     const int64_t c1 = std::min(r1, c0 + split.rows);
     f.multiply(c0, c1, v, split.v_xi_stride, cols, m, m_stride, split.block);
@@ -571,11 +588,12 @@ void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float*
   const int64_t positions = filters.front().positions();
   const kernels::WinogradPlane plane = winograd_plane_of(g.window, filters.front().tile());
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
-  const WinogradSplit split = winograd_split(filters.front(), plane.tiles());
-  const int64_t items = g.batch * g.group, units = items * split.blocks;
+  const int64_t items = g.batch * g.group, threads = ctx.threads();
+  const WinogradSplit split =
+      winograd_split(filters.front(), plane.tiles(), (threads + items - 1) / items);
+  const int64_t units = items * split.blocks;
   const int64_t v_size = positions * split.v_xi_stride;
-  const int64_t m_size = positions * split.rows * split.block;
-  const int64_t threads = ctx.threads();
+  const int64_t m_size = positions * split.m_xi_stride;
   // One unit: an item's block of tiles.
   struct Unit {
     const kernels::WinogradFilter* filter;
