@@ -543,7 +543,12 @@ WinogradSplit winograd_split(const kernels::WinogradFilter& f, int64_t tiles, in
       std::max<int64_t>(quantum, kWinogradInputBytes / per_tile / quantum * quantum);
   const int64_t register_tiles = (tiles + quantum - 1) / quantum;
   s.blocks = std::max((tiles + fit - 1) / fit, std::min(min_blocks, register_tiles));
-  s.block = even_piece(tiles, s.blocks, quantum);
+  // Equal blocks where their register tiles add up to no more than the tiles need (49 tiles:
+  // 25 + 24, not 32 + 17; the products cover two register tiles either way, and the transforms
+  // and outputs are then shared out evenly); else blocks of whole register tiles.
+  const int64_t equal = (tiles + s.blocks - 1) / s.blocks;
+  const bool no_wider = s.blocks * ((equal + quantum - 1) / quantum) <= register_tiles;
+  s.block = no_wider ? equal : even_piece(tiles, s.blocks, quantum);
   s.blocks = (tiles + s.block - 1) / s.block;
   const int64_t per_row = positions * s.block * int64_t{sizeof(float)};
   const int64_t rows = std::max<int64_t>(align, kWinogradProductBytes / per_row / align * align);
