@@ -207,11 +207,12 @@ void winograd_output(const WinogradPlane& plane, const float* m, int64_t xi_stri
     const float* bias = finish.bias ? finish.bias + r : nullptr;
     const float* residual = finish.residual ? finish.residual + r * plane_size : nullptr;
     for_each_run(t0, t1, [&](int64_t first, int64_t n) {
+      // The activation goes with the transform, in tile order, unless a residual comes first:
+      // that is laid out as y, so both follow the stores.
       output_run({m + (r - r0) * ldm + (first - t0), xi_stride, plane.out_h, plane.out_w,
-                  plane.tiles_w(), first, n, bias, yr},
+                  plane.tiles_w(), first, n, bias, yr, residual ? Epilogue{} : finish.activation},
                  plane.tile);
-      if (residual || finish.activation)
-        finish_run(plane, first, n, residual, finish.activation, yr);
+      if (residual) finish_run(plane, first, n, residual, finish.activation, yr);
     });
   }
 }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "core/kernels/epilogue.h"
+
 namespace onnxtool::kernels::detail {
 
 // Tiles one call of the transforms below handles at most.
@@ -29,15 +31,16 @@ struct InputRun {
   int64_t xi_stride;
 };
 // Output transform of a run of tiles of one output channel: position xi of the run's tile j is
-// m[xi * xi_stride + j]. Tile t's M x M outputs, plus *bias when bias is not null, go to rows
-// M (t / tiles_w) .., columns M (t % tiles_w) .. of the plane y (out_h x out_w), as far as they
-// lie inside it.
+// m[xi * xi_stride + j]. Tile t's M x M outputs, plus *bias when bias is not null, then through
+// the activation (Epilogue's arithmetic), go to rows M (t / tiles_w) .., columns
+// M (t % tiles_w) .. of the plane y (out_h x out_w), as far as they lie inside it.
 struct OutputRun {
   const float* m;
   int64_t xi_stride;
   int64_t out_h, out_w, tiles_w, first, n;
   const float* bias;
   float* y;
+  Epilogue activation = {};
 };
 
 // F(4x4, 3x3): 36 positions.

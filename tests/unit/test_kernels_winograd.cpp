@@ -224,6 +224,16 @@ TEST_CASE("the Winograd transforms' SIMD variants give the generic code's bits")
           std::vector<float> want_b(want_y.size(), -1.0f);
           with_bias.y = want_b.data();
           kind.output(with_bias);
+          // A clip (a Conv's fused Clip), applied before the outputs are stored.
+          auto finished = with_bias;
+          finished.activation = {kernels::Epilogue::Kind::clamp, 0.0f, 0.5f, 0.0f};
+          std::vector<float> want_f(want_y.size(), -1.0f);
+          finished.y = want_f.data();
+          kind.output(finished);
+          for (std::size_t i = 0; i < want_f.size(); ++i) {
+            if (want_b[i] == -1.0f) continue;  // not written: outside the run's tiles
+            CHECK(want_f[i] == std::min(std::max(want_b[i], 0.0f), 0.5f));
+          }
           for (const auto& [input, output] : kind.variants) {
             std::vector<float> v(want_v.size()), y(want_y.size(), -1.0f), yb(y);
             input({plane.data(), tiles, v.data(), stride});
@@ -238,6 +248,11 @@ TEST_CASE("the Winograd transforms' SIMD variants give the generic code's bits")
             run.y = yb.data();
             output(run);
             CHECK(same_bits(yb, want_b));
+            auto fin = finished;
+            std::vector<float> yf(want_f.size(), -1.0f);
+            fin.y = yf.data();
+            output(fin);
+            CHECK(same_bits(yf, want_f));
           }
         }
 }
