@@ -271,3 +271,55 @@ TEST_CASE("AveragePool in float gives the bits of the plain loop on every path")
       CHECK(std::memcmp(got.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
     }
 }
+
+// MaxPool in float takes the window's elements row by row, in order, skipping the padding: the
+// first seeds, then best = v > best ? v : best (a first NaN stays, a later one is passed over;
+// of +0 and -0 the first stays). Whatever path a plane takes (a copy in a border of -infinity,
+// row loops, edge loops), the result has the bits of that plain loop: here with NaNs where
+// windows that begin in the padding have their first input value, and elsewhere.
+TEST_CASE("MaxPool in float gives the bits of the plain loop on every path") {
+  const PoolCase cases[] = {
+      {{1, 3, 7, 7}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 2, 14, 14}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 2, 28, 13}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, true},
+      {{1, 2, 9, 11}, {2, 3}, {1, 1}, {0, 2, 1, 0}, {2, 1}},
+      {{1, 1, 5, 40}, {3, 3}, {1, 1}, {2, 2, 2, 2}},
+      {{1, 2, 15, 45}, {3, 3}, {2, 2}, {0, 0, 1, 1}, {}, true},
+  };
+  for (const PoolCase& c : cases) {
+    CAPTURE(c.x[2]);
+    CAPTURE(c.x[3]);
+    Tensor x = random_tensor(DataType::float32, c.x, 9);
+    float* xv = x.mutable_data<float>();
+    const int64_t ih = c.x[2], iw = c.x[3];
+    xv[0] = std::numeric_limits<float>::quiet_NaN();            // first of the corner windows
+    xv[2 * iw] = std::numeric_limits<float>::quiet_NaN();       // first of some left-edge windows
+    xv[ih * iw + 3] = std::numeric_limits<float>::quiet_NaN();  // top edge of plane 1
+    xv[5 * iw + 5] = std::numeric_limits<float>::quiet_NaN();   // inside: later in windows
+    xv[iw + 1] = -std::numeric_limits<float>::infinity();
+    xv[3 * iw + 2] = -0.0f;
+    xv[3 * iw + 3] = 0.0f;
+    const Tensor got = run_node({pool_node("MaxPool", c, ""), 22, {{"x", x}}})[0].tensor();
+    const Window w = pool_window(c);
+    const int64_t planes = c.x[0] * c.x[1];
+    std::vector<float> want;
+    for (int64_t p = 0; p < planes; ++p)
+      for (int64_t oh = 0; oh < w.out[0]; ++oh)
+        for (int64_t ow = 0; ow < w.out[1]; ++ow) {
+          float best = -std::numeric_limits<float>::infinity();
+          bool seeded = false;
+          for (int64_t kh = 0; kh < w.kernel[0]; ++kh)
+            for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+              const int64_t y = oh * w.stride[0] - w.pad_begin[0] + kh * w.dilation[0];
+              const int64_t z = ow * w.stride[1] - w.pad_begin[1] + kw * w.dilation[1];
+              if (y < 0 || y >= ih || z < 0 || z >= iw) continue;
+              const float v = xv[(p * ih + y) * iw + z];
+              best = !seeded ? v : (v > best ? v : best);
+              seeded = true;
+            }
+          want.push_back(best);
+        }
+    REQUIRE(got.numel() == static_cast<int64_t>(want.size()));
+    CHECK(std::memcmp(got.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
+  }
+}
