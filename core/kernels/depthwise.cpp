@@ -30,8 +30,9 @@ int64_t depthwise_scratch(const PlaneWindow& p) {
   const int64_t phase_w = (cols + p.stride_w - 1) / p.stride_w;
   const int64_t outputs = (p.out_h - 1) * phase_w + p.out_w;
   const int64_t block = detail::kDepthwiseBlock;
-  // Phase planes, a block of zeros after them, the sums in whole blocks.
-  return phase_planes_size(p) + block + (outputs + block - 1) / block * block;
+  // Phase planes, a block of zeros after them, the sums in whole blocks and a block more (the
+  // output rows' last vectors read past their row).
+  return phase_planes_size(p) + block + (outputs + block - 1) / block * block + block;
 }
 
 // Outputs per plane up to which blocks of channels win: measured on 3x3 layers (stride 1, pads
@@ -66,19 +67,30 @@ void depthwise_channels(const PlaneWindow& p, const ChannelBlock& b, float* scra
   detail::depthwise_channels_generic(p, b, scratch, act);
 }
 
-void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                     float* scratch, const Epilogue& act) {
+void depthwise_planes(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                      const Epilogue& act) {
 #if defined(ONNXTOOL_X86_KERNELS)
   switch (simd_level()) {
     case SimdLevel::avx512:
-      return detail::depthwise_avx512(p, x, w, bias, y, scratch, act);
+      return detail::depthwise_planes_avx512(p, b, scratch, act);
     case SimdLevel::avx2:
-      return detail::depthwise_avx2(p, x, w, bias, y, scratch, act);
+      return detail::depthwise_planes_avx2(p, b, scratch, act);
     case SimdLevel::scalar:
       break;
   }
 #endif
-  detail::depthwise_generic(p, x, w, bias, y, scratch, act);
+  detail::depthwise_planes_generic(p, b, scratch, act);
+}
+
+void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
+                     float* scratch, const Epilogue& act) {
+  ChannelBlock one;
+  one.x = x;
+  one.w = w;
+  one.bias = &bias;
+  one.y = y;
+  one.count = 1;
+  depthwise_planes(p, one, scratch, act);
 }
 
 }  // namespace onnxtool::kernels

@@ -17,7 +17,7 @@
 
 namespace onnxtool::kernels {
 
-// Floats of scratch depthwise_plane needs for this geometry.
+// Floats of scratch depthwise_plane and depthwise_planes need for this geometry.
 int64_t depthwise_scratch(const PlaneWindow& p);
 
 // y (out_h x out_w) from x (in_h x in_w) and w (kernel_h x kernel_w), then `act` on each
@@ -33,8 +33,9 @@ constexpr int64_t kDepthwiseChannels = 16;
 // Whether planes of this window go better by channel blocks (depthwise_channels).
 bool depthwise_by_channels(const PlaneWindow& p);
 
-// A block of up to kDepthwiseChannels channels: input planes x + c * x_stride, each channel's
-// taps at w + c * kernel_h * kernel_w, bias[c] (or none), outputs y + c * y_stride.
+// A block of channels (up to kDepthwiseChannels for depthwise_channels): input planes
+// x + c * x_stride, each channel's taps at w + c * kernel_h * kernel_w, bias[c] (or none),
+// outputs y + c * y_stride.
 struct ChannelBlock {
   const float* x = nullptr;
   int64_t x_stride = 0;
@@ -50,5 +51,11 @@ int64_t depthwise_channels_scratch(const PlaneWindow& p);
 
 void depthwise_channels(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
                         const Epilogue& act = {});
+
+// depthwise_plane on b.count planes (any count) of one geometry, with what does not change
+// between planes (the zero border, the taps' reads) set up once: for large planes, a batch of
+// channels a call. scratch holds depthwise_scratch(p) floats.
+void depthwise_planes(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                      const Epilogue& act = {});
 
 }  // namespace onnxtool::kernels

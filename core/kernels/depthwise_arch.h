@@ -4,8 +4,9 @@
 // plain headers (see gemm_arch.h for why).
 #pragma once
 
+#include <algorithm>  // depthwise_body.inc
 #include <cstdint>
-#include <vector>  // depthwise_body.inc: the tap table of large windows
+#include <vector>  // depthwise_body.inc: the tap table of large windows, the phases' spans
 
 #include "core/kernels/depthwise.h"
 
@@ -21,11 +22,11 @@ void depthwise_channels_avx2(const PlaneWindow& p, const ChannelBlock& b, float*
 void depthwise_channels_avx512(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
                                const Epilogue& act);
 
-void depthwise_generic(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                       float* scratch, const Epilogue& act);
-void depthwise_avx2(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                    float* scratch, const Epilogue& act);
-void depthwise_avx512(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
-                      float* scratch, const Epilogue& act);
+void depthwise_planes_generic(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                              const Epilogue& act);
+void depthwise_planes_avx2(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                           const Epilogue& act);
+void depthwise_planes_avx512(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
+                             const Epilogue& act);
 
 }  // namespace onnxtool::kernels::detail

@@ -178,6 +178,32 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
       });
       return;
     }
+    if (mg == 1) {
+      // A task's planes of one image at once: their input and output planes are consecutive.
+      ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
+        thread_local std::vector<float> scratch;
+        scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
+        for (int64_t first = lo; first < hi;) {
+          const int64_t n = first / g.out_channels, m = first % g.out_channels;
+          const int64_t last = std::min(hi, (n + 1) * g.out_channels);
+          kernels::ChannelBlock block;
+          block.count = last - first;
+          block.x = x + (n * g.in_channels + m) * ih * iw;
+          block.x_stride = ih * iw;
+          block.w = w + m * kh * kw;
+          block.bias = b ? b + m : nullptr;
+          block.y = y + first * oh * ow;
+          block.y_stride = oh * ow;
+          // The activation goes with the sums' copy-out, unless a residual must come first.
+          const float* residual = ops.residual ? ops.residual + first * oh * ow : nullptr;
+          kernels::depthwise_planes(p, block, scratch.data(),
+                                    residual ? kernels::Epilogue{} : ops.epilogue);
+          if (residual) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
+          first = last;
+        }
+      });
+      return;
+    }
     ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
       thread_local std::vector<float> scratch;
       scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));

@@ -79,23 +79,27 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
       {12, 11, 8, 7, 1, 1, 1, 1, 3, 3, 4, 3},  // more taps than the kernel keeps on its stack
   };
-  std::vector<void (*)(const kernels::PlaneWindow&, const float*, const float*, float, float*,
-                       float*, const kernels::Epilogue&)>
-      variants{kernels::detail::depthwise_generic};
+  using Fn = void (*)(const kernels::PlaneWindow&, const kernels::ChannelBlock&, float*,
+                      const kernels::Epilogue&);
+  std::vector<Fn> variants{kernels::detail::depthwise_planes_generic};
 #if defined(__x86_64__)
   if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx2)
-    variants.push_back(kernels::detail::depthwise_avx2);
+    variants.push_back(kernels::detail::depthwise_planes_avx2);
   if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx512)
-    variants.push_back(kernels::detail::depthwise_avx512);
+    variants.push_back(kernels::detail::depthwise_planes_avx512);
 #endif
+  // Three planes a call: the border set up for the first serves the others, and each output
+  // row's last vector (which may run into the next row) never runs past the last plane.
+  constexpr int64_t kPlanes = 3, kGuard = 40;
   for (const Case& c : cases) {
     INFO("in ", c.h, "x", c.w, " kernel ", c.kh, "x", c.kw, " stride ", c.sh, ",", c.sw);
     const kernels::PlaneWindow p = window_of(c);
-    std::vector<float> x(static_cast<std::size_t>(c.h * c.w)),
-        w(static_cast<std::size_t>(c.kh * c.kw));
+    const int64_t in_size = c.h * c.w, taps = c.kh * c.kw, out_size = p.out_h * p.out_w;
+    std::vector<float> x(static_cast<std::size_t>(kPlanes * in_size)),
+        w(static_cast<std::size_t>(kPlanes * taps)), bias(kPlanes);
     for (auto& v : x) v = u(rng);
     for (auto& v : w) v = u(rng);
-    const float bias = u(rng);
+    for (auto& v : bias) v = u(rng);
     // Each case bare, clipped and leaky: the activation on the way out has Epilogue::apply's bits.
     kernels::Epilogue clip, leaky;
     clip.kind = kernels::Epilogue::Kind::clamp;
@@ -105,19 +109,34 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
     leaky.alpha = 0.1f;
     for (const kernels::Epilogue& act : {kernels::Epilogue{}, clip, leaky}) {
       INFO("epilogue kind ", static_cast<int>(act.kind));
-      auto want = definition(p, x, w, bias);
-      act.apply(want.data(), static_cast<int64_t>(want.size()));
+      std::vector<float> want;
+      for (int64_t c0 = 0; c0 < kPlanes; ++c0) {
+        const std::vector<float> xc(x.begin() + c0 * in_size, x.begin() + (c0 + 1) * in_size);
+        const std::vector<float> wc(w.begin() + c0 * taps, w.begin() + (c0 + 1) * taps);
+        auto plane = definition(p, xc, wc, bias[static_cast<std::size_t>(c0)]);
+        act.apply(plane.data(), static_cast<int64_t>(plane.size()));
+        want.insert(want.end(), plane.begin(), plane.end());
+      }
+      want.insert(want.end(), kGuard, -9.0f);  // past the planes: never written
       // NaN scratch: the sums past the outputs and the phase planes no tap reads must not leak.
       std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)),
                                  std::numeric_limits<float>::quiet_NaN());
+      kernels::ChannelBlock block;
+      block.x = x.data();
+      block.x_stride = in_size;
+      block.w = w.data();
+      block.bias = bias.data();
+      block.y_stride = out_size;
+      block.count = kPlanes;
       for (auto fn : variants) {
         std::vector<float> y(want.size(), -9.0f);
-        fn(p, x.data(), w.data(), bias, y.data(), scratch.data(), act);
+        block.y = y.data();
+        fn(p, block, scratch.data(), act);
         CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
       }
-      std::vector<float> y(want.size());
-      kernels::depthwise_plane(p, x.data(), w.data(), bias, y.data(), scratch.data(), act);
-      CHECK(std::memcmp(y.data(), want.data(), want.size() * sizeof(float)) == 0);
+      std::vector<float> y(static_cast<std::size_t>(out_size));
+      kernels::depthwise_plane(p, x.data(), w.data(), bias[0], y.data(), scratch.data(), act);
+      CHECK(std::memcmp(y.data(), want.data(), y.size() * sizeof(float)) == 0);
     }
   }
 }
