@@ -68,4 +68,24 @@ int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, i
   return done;
 }
 
+void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w, int64_t out_h,
+                               int64_t out_w, int64_t kernel_h, int64_t kernel_w,
+                               int64_t dilation_h, int64_t dilation_w, const float* divisors) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int64_t oh = 0; oh < out_h; ++oh)
+    for (int64_t o = 0; o < out_w; o += 8) {
+      // Lanes past the row's end: not read (zeros) and not written.
+      const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(out_w - o)), lane);
+      const float* window = padded + oh * padded_w + o;
+      __m256 sum = _mm256_setzero_ps();
+      for (int64_t kh = 0; kh < kernel_h; ++kh)
+        for (int64_t kw = 0; kw < kernel_w; ++kw)
+          sum = _mm256_add_ps(
+              sum, _mm256_maskload_ps(window + kh * dilation_h * padded_w + kw * dilation_w, mask));
+      const int64_t at = oh * out_w + o;
+      const __m256 divisor = _mm256_maskload_ps(divisors + at, mask);
+      _mm256_maskstore_ps(out + at, mask, _mm256_div_ps(sum, divisor));
+    }
+}
+
 }  // namespace onnxtool::kernels::detail

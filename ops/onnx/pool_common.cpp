@@ -294,10 +294,11 @@ std::pair<int64_t, int64_t> reach(const AxisWindows& a) {
 constexpr int64_t kPaddedPlaneMax = int64_t{1} << 16;
 
 // A float average over a small 2-D plane with padding: the plane copied into a zero border, so
-// that every window is whole and each window row is one fold_sum over all output columns (with
-// stride 1 in both axes, over all output rows at once: the rows laid end to end at the padded
-// width). The zeros change no bit: the sums start at +0, so none is -0, and x + 0 == x for
-// every other x, NaN and infinities included. The divisors are those of the unpadded windows.
+// that every window is whole: with stride 1 in both axes each output's window is summed and
+// divided in one pass (kernels::average_padded_plane), else each window row is one fold_sum
+// over all output columns. The zeros change no bit: the sums start at +0, so none is -0, and x + 0
+// == x for every other x, NaN and infinities included. The divisors are those of the unpadded
+// windows.
 bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float* y) {
   const AxisWindows &h = job.g->axis[1], &w = job.g->axis[2];
   if (!job.divisors) return false;  // not a small 2-D average plane
@@ -310,25 +311,34 @@ bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
   const float* src = x + plane * h.in * w.in;
   for (int64_t r = 0; r < h.in; ++r)
     std::copy(src + r * w.in, src + (r + 1) * w.in, padded.begin() + (top + r) * pw + left);
-  const bool flat = h.stride == 1 && w.stride == 1;
-  // Accumulators: output row oh at oh * pw (flat) or oh * w.out.
-  const int64_t ld = flat ? pw : w.out;
-  acc.assign(static_cast<std::size_t>(h.out * ld), 0.0f);
+  if (h.stride == 1 && w.stride == 1) {
+    // Each output's window in one pass, divided and stored while in registers.
+    kernels::PaddedAverage a;
+    a.padded = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
+    a.padded_w = pw;
+    a.out_h = h.out;
+    a.out_w = w.out;
+    a.kernel_h = h.kernel;
+    a.kernel_w = w.kernel;
+    a.dilation_h = h.dilation;
+    a.dilation_w = w.dilation;
+    a.divisors = job.divisors;
+    kernels::average_padded_plane(y + plane * h.out * w.out, a);
+    return true;
+  }
+  // Strided: a row of sums per output row (w.out apart), then the divisions.
+  acc.assign(static_cast<std::size_t>(h.out * w.out), 0.0f);
   const float* origin = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
   const kernels::RowWindow row{w.out, w.stride, w.kernel, w.dilation};
   for (int64_t kh = 0; kh < h.kernel; ++kh) {
     const float* base = origin + kh * h.dilation * pw;
-    if (flat) {
-      kernels::fold_sum(acc.data(), base, {(h.out - 1) * pw + w.out, 1, w.kernel, w.dilation});
-      continue;
-    }
     for (int64_t oh = 0; oh < h.out; ++oh)
-      kernels::fold_sum(acc.data() + oh * ld, base + oh * h.stride * pw, row);
+      kernels::fold_sum(acc.data() + oh * w.out, base + oh * h.stride * pw, row);
   }
   for (int64_t oh = 0; oh < h.out; ++oh) {
     const float* divisors = job.divisors + oh * w.out;
     float* out = y + (plane * h.out + oh) * w.out;
-    const float* sums = acc.data() + oh * ld;
+    const float* sums = acc.data() + oh * w.out;
     for (int64_t o = 0; o < w.out; ++o) out[o] = sums[o] / divisors[o];
   }
   return true;
