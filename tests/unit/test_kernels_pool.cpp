@@ -104,3 +104,50 @@ TEST_CASE("max_rows over several rows: the definition's bits, in one pass, NaNs 
             CHECK(same_bits(got, want));
           }
 }
+
+// A stride-1 average over a padded plane: the AVX2 pass (masked row ends) and the scalar one
+// both give the plain loop's bits, and write nothing past the outputs.
+TEST_CASE("average_padded_plane: the definition's bits, vector code or not") {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-2, 2);
+  for (int64_t out_w : {1, 7, 8, 14, 17})
+    for (int64_t kernel : {1, 3})
+      for (int64_t dilation : {1, 2}) {
+        const int64_t out_h = 5, reach = (kernel - 1) * dilation;
+        const int64_t padded_w = out_w + reach + 1, padded_h = out_h + reach;
+        std::vector<float> padded(static_cast<std::size_t>(padded_h * padded_w));
+        std::vector<float> divisors(static_cast<std::size_t>(out_h * out_w));
+        for (auto& v : padded) v = u(rng);
+        for (auto& v : divisors) v = static_cast<float>(1 + rng() % 9);
+        padded[3] = std::numeric_limits<float>::quiet_NaN();
+        INFO("out_w=", out_w, " kernel=", kernel, " dilation=", dilation);
+        kernels::PaddedAverage a;
+        a.padded = padded.data();
+        a.padded_w = padded_w;
+        a.out_h = out_h;
+        a.out_w = out_w;
+        a.kernel_h = a.kernel_w = kernel;
+        a.dilation_h = a.dilation_w = dilation;
+        a.divisors = divisors.data();
+        std::vector<float> want(static_cast<std::size_t>(out_h * out_w + 9), -5.0f);
+        for (int64_t oh = 0; oh < out_h; ++oh)
+          for (int64_t o = 0; o < out_w; ++o) {
+            float sum = 0.0f;
+            for (int64_t kh = 0; kh < kernel; ++kh)
+              for (int64_t kw = 0; kw < kernel; ++kw)
+                sum = sum + padded[static_cast<std::size_t>((oh + kh * dilation) * padded_w + o +
+                                                            kw * dilation)];
+            want[static_cast<std::size_t>(oh * out_w + o)] =
+                sum / divisors[static_cast<std::size_t>(oh * out_w + o)];
+          }
+        std::vector<float> got(want.size(), -5.0f);
+        kernels::average_padded_plane(got.data(), a);
+        CHECK(same_bits(got, want));
+        if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) continue;
+        std::vector<float> vec(want.size(), -5.0f);
+        kernels::detail::average_padded_plane_avx2(vec.data(), a.padded, a.padded_w, a.out_h,
+                                                   a.out_w, a.kernel_h, a.kernel_w, a.dilation_h,
+                                                   a.dilation_w, a.divisors);
+        CHECK(same_bits(vec, want));
+      }
+}
