@@ -40,14 +40,14 @@ void fold_sum(float* acc, const float* src, const RowWindow& w) {
 
 void average_padded_plane(float* out, const PaddedAverage& a) {
 #if defined(ONNXTOOL_X86_KERNELS)
-  if (avx2_element_kernels())
+  if (avx2_element_kernels() && (a.stride_w == 1 || a.stride_w == 2))
     return detail::average_padded_plane_avx2(out, a.padded, a.padded_w, a.out_h, a.out_w,
-                                             a.kernel_h, a.kernel_w, a.dilation_h, a.dilation_w,
-                                             a.divisors);
+                                             a.stride_h, a.stride_w, a.kernel_h, a.kernel_w,
+                                             a.dilation_h, a.dilation_w, a.divisors);
 #endif
   for (int64_t oh = 0; oh < a.out_h; ++oh)
     for (int64_t o = 0; o < a.out_w; ++o) {
-      const float* window = a.padded + oh * a.padded_w + o;
+      const float* window = a.padded + oh * a.stride_h * a.padded_w + o * a.stride_w;
       float sum = 0.0f;
       for (int64_t kh = 0; kh < a.kernel_h; ++kh)
         for (int64_t kw = 0; kw < a.kernel_w; ++kw)

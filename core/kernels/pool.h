@@ -22,13 +22,15 @@ void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, cons
 // For each v in order: acc[o] = acc[o] + v.
 void fold_sum(float* acc, const float* src, const RowWindow& w);
 
-// A stride-1 average over a plane already in its zero border: output (oh, o) is the sum, from
-// +0, of padded[(oh + kh * dilation_h) * padded_w + o + kw * dilation_w] for kh, then kw, in
-// order (fold_sum's order, row after row), divided by divisors[oh * out_w + o]; out and
-// divisors are out_h x out_w.
+// An average over a plane whose windows are all whole (already in its zero border, or without
+// padding): output (oh, o) is the sum, from +0, of padded[(oh * stride_h + kh * dilation_h) *
+// padded_w + o * stride_w + kw * dilation_w] for kh, then kw, in order (fold_sum's order, row
+// after row), divided by divisors[oh * out_w + o]; out and divisors are out_h x out_w. Vector
+// code for stride_w 1 and 2.
 struct PaddedAverage {
   const float* padded = nullptr;
   int64_t padded_w = 0, out_h = 0, out_w = 0;
+  int64_t stride_h = 1, stride_w = 1;
   int64_t kernel_h = 1, kernel_w = 1, dilation_h = 1, dilation_w = 1;
   const float* divisors = nullptr;
 };

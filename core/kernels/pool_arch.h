@@ -13,9 +13,11 @@ int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t ro
                       int64_t stride, int64_t kernel, int64_t dilation);
 int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
                       int64_t dilation);
-// All of average_padded_plane (pool.h), the row ends through masked loads and stores.
+// All of average_padded_plane (pool.h) for stride_w 1 or 2, the row ends through masked loads
+// and stores.
 void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w, int64_t out_h,
-                               int64_t out_w, int64_t kernel_h, int64_t kernel_w,
-                               int64_t dilation_h, int64_t dilation_w, const float* divisors);
+                               int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
+                               int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
+                               const float* divisors);
 
 }  // namespace onnxtool::kernels::detail

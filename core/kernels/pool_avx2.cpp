@@ -68,20 +68,42 @@ int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, i
   return done;
 }
 
+// src[o * stride] for the lanes o < count (the others zero, and nothing read for them):
+// stride 1 or 2.
+__m256 load_strided_masked(const float* src, int64_t stride, int64_t count) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  if (stride == 1)
+    return _mm256_maskload_ps(src,
+                              _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
+  // Even elements j of src[0 .. 16) with j / 2 < count: lane l of the first half is element l,
+  // of the second element 8 + l.
+  // Odd elements are never read: their count is out of reach.
+  constexpr int kNever = 0x7fffffff;
+  const __m256i even = _mm256_setr_epi32(0, kNever, 1, kNever, 2, kNever, 3, kNever);
+  const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), even);
+  const __m256i second = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - 4), even);
+  const __m256 a = _mm256_maskload_ps(src, first), b = _mm256_maskload_ps(src + 8, second);
+  const __m256 packed = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(packed), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
 void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w, int64_t out_h,
-                               int64_t out_w, int64_t kernel_h, int64_t kernel_w,
-                               int64_t dilation_h, int64_t dilation_w, const float* divisors) {
+                               int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
+                               int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
+                               const float* divisors) {
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (int64_t oh = 0; oh < out_h; ++oh)
     for (int64_t o = 0; o < out_w; o += 8) {
       // Lanes past the row's end: not read (zeros) and not written.
-      const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(out_w - o)), lane);
-      const float* window = padded + oh * padded_w + o;
+      const int64_t count = out_w - o;
+      const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane);
+      const float* window = padded + oh * stride_h * padded_w + o * stride_w;
       __m256 sum = _mm256_setzero_ps();
       for (int64_t kh = 0; kh < kernel_h; ++kh)
         for (int64_t kw = 0; kw < kernel_w; ++kw)
           sum = _mm256_add_ps(
-              sum, _mm256_maskload_ps(window + kh * dilation_h * padded_w + kw * dilation_w, mask));
+              sum, load_strided_masked(window + kh * dilation_h * padded_w + kw * dilation_w,
+                                       stride_w, count));
       const int64_t at = oh * out_w + o;
       const __m256 divisor = _mm256_maskload_ps(divisors + at, mask);
       _mm256_maskstore_ps(out + at, mask, _mm256_div_ps(sum, divisor));

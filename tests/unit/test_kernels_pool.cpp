@@ -8,6 +8,11 @@
 #include <random>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "core/kernels/gemm.h"
 #include "core/kernels/pool.h"
 #include "core/kernels/pool_arch.h"
@@ -29,6 +34,43 @@ void sum_definition(float* acc, const float* src, const kernels::RowWindow& w) {
   for (int64_t o = 0; o < w.n; ++o)
     for (int64_t kw = 0; kw < w.kernel; ++kw) acc[o] = acc[o] + src[o * w.stride + kw * w.dilation];
 }
+
+// n floats that end right before a page the process may not read (where the system has mmap):
+// a kernel reading past them crashes the test instead of passing unnoticed.
+class GuardedFloats {
+ public:
+  explicit GuardedFloats(int64_t n) {
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+#if defined(__linux__)
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    size_ = (bytes + page - 1) / page * page + page;
+    void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(p != MAP_FAILED);
+    base_ = static_cast<char*>(p);
+    REQUIRE(mprotect(base_ + size_ - page, page, PROT_NONE) == 0);
+    data_ = reinterpret_cast<float*>(base_ + size_ - page - bytes);
+#else
+    fallback_.resize(static_cast<std::size_t>(n));
+    data_ = fallback_.data();
+#endif
+  }
+  ~GuardedFloats() {
+#if defined(__linux__)
+    munmap(base_, size_);
+#endif
+  }
+  GuardedFloats(const GuardedFloats&) = delete;
+  GuardedFloats& operator=(const GuardedFloats&) = delete;
+  float* data() {
+    return data_;
+  }
+
+ private:
+  float* data_ = nullptr;
+  char* base_ = nullptr;
+  std::size_t size_ = 0;
+  std::vector<float> fallback_;
+};
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
@@ -105,49 +147,58 @@ TEST_CASE("max_rows over several rows: the definition's bits, in one pass, NaNs 
           }
 }
 
-// A stride-1 average over a padded plane: the AVX2 pass (masked row ends) and the scalar one
-// both give the plain loop's bits, and write nothing past the outputs.
+// An average over whole windows, strides 1 and 2: the AVX2 pass (masked row ends) and the scalar
+// one both give the plain loop's bits, read nothing past the windows and write nothing past the
+// outputs.
 TEST_CASE("average_padded_plane: the definition's bits, vector code or not") {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> u(-2, 2);
   for (int64_t out_w : {1, 7, 8, 14, 17})
-    for (int64_t kernel : {1, 3})
-      for (int64_t dilation : {1, 2}) {
-        const int64_t out_h = 5, reach = (kernel - 1) * dilation;
-        const int64_t padded_w = out_w + reach + 1, padded_h = out_h + reach;
-        std::vector<float> padded(static_cast<std::size_t>(padded_h * padded_w));
-        std::vector<float> divisors(static_cast<std::size_t>(out_h * out_w));
-        for (auto& v : padded) v = u(rng);
-        for (auto& v : divisors) v = static_cast<float>(1 + rng() % 9);
-        padded[3] = std::numeric_limits<float>::quiet_NaN();
-        INFO("out_w=", out_w, " kernel=", kernel, " dilation=", dilation);
-        kernels::PaddedAverage a;
-        a.padded = padded.data();
-        a.padded_w = padded_w;
-        a.out_h = out_h;
-        a.out_w = out_w;
-        a.kernel_h = a.kernel_w = kernel;
-        a.dilation_h = a.dilation_w = dilation;
-        a.divisors = divisors.data();
-        std::vector<float> want(static_cast<std::size_t>(out_h * out_w + 9), -5.0f);
-        for (int64_t oh = 0; oh < out_h; ++oh)
-          for (int64_t o = 0; o < out_w; ++o) {
-            float sum = 0.0f;
-            for (int64_t kh = 0; kh < kernel; ++kh)
-              for (int64_t kw = 0; kw < kernel; ++kw)
-                sum = sum + padded[static_cast<std::size_t>((oh + kh * dilation) * padded_w + o +
-                                                            kw * dilation)];
-            want[static_cast<std::size_t>(oh * out_w + o)] =
-                sum / divisors[static_cast<std::size_t>(oh * out_w + o)];
-          }
-        std::vector<float> got(want.size(), -5.0f);
-        kernels::average_padded_plane(got.data(), a);
-        CHECK(same_bits(got, want));
-        if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) continue;
-        std::vector<float> vec(want.size(), -5.0f);
-        kernels::detail::average_padded_plane_avx2(vec.data(), a.padded, a.padded_w, a.out_h,
-                                                   a.out_w, a.kernel_h, a.kernel_w, a.dilation_h,
-                                                   a.dilation_w, a.divisors);
-        CHECK(same_bits(vec, want));
-      }
+    for (int64_t kernel : {1, 2, 3})
+      for (int64_t dilation : {1, 2})
+        for (int64_t stride : {1, 2}) {
+          const int64_t out_h = 5, reach = (kernel - 1) * dilation;
+          // Exactly what the windows read along the width: the last window's last element ends a
+          // row (the vector code must not read past it).
+          const int64_t padded_w = (out_w - 1) * stride + reach + 1;
+          const int64_t padded_h = (out_h - 1) * stride + reach + 1;
+          // The plane ends where an unreadable page begins: a read past the last window faults.
+          GuardedFloats guarded(padded_h * padded_w);
+          float* padded = guarded.data();
+          std::vector<float> divisors(static_cast<std::size_t>(out_h * out_w));
+          for (int64_t i = 0; i < padded_h * padded_w; ++i) padded[i] = u(rng);
+          for (auto& v : divisors) v = static_cast<float>(1 + rng() % 9);
+          padded[3 % (padded_h * padded_w)] = std::numeric_limits<float>::quiet_NaN();
+          INFO("out_w=", out_w, " kernel=", kernel, " dilation=", dilation, " stride=", stride);
+          kernels::PaddedAverage a;
+          a.padded = padded;
+          a.padded_w = padded_w;
+          a.out_h = out_h;
+          a.out_w = out_w;
+          a.stride_h = a.stride_w = stride;
+          a.kernel_h = a.kernel_w = kernel;
+          a.dilation_h = a.dilation_w = dilation;
+          a.divisors = divisors.data();
+          std::vector<float> want(static_cast<std::size_t>(out_h * out_w + 9), -5.0f);
+          for (int64_t oh = 0; oh < out_h; ++oh)
+            for (int64_t o = 0; o < out_w; ++o) {
+              float sum = 0.0f;
+              for (int64_t kh = 0; kh < kernel; ++kh)
+                for (int64_t kw = 0; kw < kernel; ++kw)
+                  sum = sum +
+                        padded[static_cast<std::size_t>((oh * stride + kh * dilation) * padded_w +
+                                                        o * stride + kw * dilation)];
+              want[static_cast<std::size_t>(oh * out_w + o)] =
+                  sum / divisors[static_cast<std::size_t>(oh * out_w + o)];
+            }
+          std::vector<float> got(want.size(), -5.0f);
+          kernels::average_padded_plane(got.data(), a);
+          CHECK(same_bits(got, want));
+          if (kernels::cpu_simd_level() == kernels::SimdLevel::scalar) continue;
+          std::vector<float> vec(want.size(), -5.0f);
+          kernels::detail::average_padded_plane_avx2(
+              vec.data(), a.padded, a.padded_w, a.out_h, a.out_w, a.stride_h, a.stride_w,
+              a.kernel_h, a.kernel_w, a.dilation_h, a.dilation_w, a.divisors);
+          CHECK(same_bits(vec, want));
+        }
 }
