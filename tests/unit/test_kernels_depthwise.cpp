@@ -64,6 +64,21 @@ kernels::PlaneWindow window_of(const Case& c) {
           c.left};
 }
 
+// count channels of x (planes in_size apart), their taps in w and bias, outputs out_size apart
+// (y left for the caller).
+kernels::ChannelBlock block_of(const std::vector<float>& x, int64_t in_size,
+                               const std::vector<float>& w, const std::vector<float>& bias,
+                               int64_t out_size, int64_t count) {
+  kernels::ChannelBlock b;
+  b.x = x.data();
+  b.x_stride = in_size;
+  b.w = w.data();
+  b.bias = bias.data();
+  b.y_stride = out_size;
+  b.count = count;
+  return b;
+}
+
 }  // namespace
 
 TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, padding and level") {
@@ -121,13 +136,7 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       // NaN scratch: the sums past the outputs and the phase planes no tap reads must not leak.
       std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_scratch(p)),
                                  std::numeric_limits<float>::quiet_NaN());
-      kernels::ChannelBlock block;
-      block.x = x.data();
-      block.x_stride = in_size;
-      block.w = w.data();
-      block.bias = bias.data();
-      block.y_stride = out_size;
-      block.count = kPlanes;
+      kernels::ChannelBlock block = block_of(x, in_size, w, bias, out_size, kPlanes);
       for (auto fn : variants) {
         std::vector<float> y(want.size(), -9.0f);
         block.y = y.data();
@@ -186,13 +195,7 @@ TEST_CASE("depthwise channel blocks: the definition's bits per channel, every le
           act.apply(plane.data(), outputs);
           want.insert(want.end(), plane.begin(), plane.end());
         }
-        kernels::ChannelBlock b;
-        b.x = x.data();
-        b.x_stride = in_plane;
-        b.w = w.data();
-        b.bias = bias.data();
-        b.y_stride = outputs;
-        b.count = count;
+        kernels::ChannelBlock b = block_of(x, in_plane, w, bias, outputs, count);
         std::vector<float> scratch(static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)),
                                    std::numeric_limits<float>::quiet_NaN());
         for (Fn fn : variants) {
