@@ -607,24 +607,9 @@ void winograd_rows(const kernels::WinogradFilter& f, const kernels::WinogradPlan
 // 128 -> 128 and 96 -> 96 on 28x28 (1.6, 2.3 and 1.3 MiB) 10-30 % slower.
 constexpr int64_t kWinogradRowSplitFilterBytes = int64_t{3} << 20;
 
-bool winograd_rows_per_thread(const kernels::WinogradFilter& f, int64_t units, int64_t threads) {
-  const int64_t u_bytes =
-      f.positions() * f.out_channels() * f.in_channels() * int64_t{sizeof(float)};
-  return threads > 1 && units < 2 * threads && u_bytes >= kWinogradRowSplitFilterBytes;
-}
-
-void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float* x,
-                   const Operands<float>& w, const float* b, float* y) {
-  const std::vector<kernels::WinogradFilter>& filters = *w.winograd;
-  const int64_t positions = filters.front().positions();
-  const kernels::WinogradPlane plane = winograd_plane_of(g.window, filters.front().tile());
-  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
-  const int64_t items = g.batch * g.group, threads = ctx.threads();
-  const WinogradSplit split =
-      winograd_split(filters.front(), plane.tiles(), (threads + items - 1) / items);
-  const int64_t units = items * split.blocks;
-  const int64_t v_size = positions * split.v_xi_stride;
-  const int64_t m_size = positions * split.m_xi_stride;
+// One Winograd convolution as its schedules see it: the geometry, the cut, and per unit (an
+// item's block of tiles) where its input, filter and output are.
+struct WinogradJob {
   // One unit: an item's block of tiles.
   struct Unit {
     const kernels::WinogradFilter* filter;
@@ -633,87 +618,129 @@ void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float*
     kernels::WinogradFinish finish;
     int64_t t0, t1;
   };
-  auto unit = [&](int64_t u) {
+
+  WinogradJob(const ConvGeometry& geometry, int64_t threads, const float* x_,
+              const Operands<float>& w_, const float* b_, float* y_)
+      : g(geometry), w(w_), x(x_), b(b_), y(y_) {
+    const kernels::WinogradFilter& f = w.winograd->front();
+    const int64_t items = g.batch * g.group;
+    plane = winograd_plane_of(g.window, f.tile());
+    split = winograd_split(f, plane.tiles(), (threads + items - 1) / items);
+    cg = g.in_channels / g.group;
+    mg = g.out_channels / g.group;
+    units = items * split.blocks;
+    v_size = f.positions() * split.v_xi_stride;
+    m_size = f.positions() * split.m_xi_stride;
+    u_bytes = f.positions() * f.out_channels() * f.in_channels() * int64_t{sizeof(float)};
+  }
+
+  const ConvGeometry& g;
+  const Operands<float>& w;
+  const float* x;
+  const float* b;
+  float* y;
+  kernels::WinogradPlane plane;
+  WinogradSplit split;
+  int64_t cg = 0, mg = 0, units = 0, v_size = 0, m_size = 0;
+  int64_t u_bytes = 0;  // the transformed filters of a group, all positions
+
+  Unit unit(int64_t u) const {
     const int64_t item = u / split.blocks, block = u % split.blocks;
     const int64_t grp = item % g.group, n = item / g.group;
     const int64_t y_offset = (n * g.out_channels + grp * mg) * plane.out_h * plane.out_w;
-    Unit r{&filters[static_cast<std::size_t>(grp)],
-           x + (n * g.in_channels + grp * cg) * plane.in_h * plane.in_w,
-           y + y_offset,
-           {b ? b + grp * mg : nullptr, w.residual ? w.residual + y_offset : nullptr, w.epilogue},
-           block * split.block,
-           std::min(split.tiles, (block + 1) * split.block)};
-    return r;
-  };
-  auto transform = [&](const Unit& r, int64_t c0, int64_t c1, float* v) {
+    return {&(*w.winograd)[static_cast<std::size_t>(grp)],
+            x + (n * g.in_channels + grp * cg) * plane.in_h * plane.in_w,
+            y + y_offset,
+            {b ? b + grp * mg : nullptr, w.residual ? w.residual + y_offset : nullptr, w.epilogue},
+            block * split.block,
+            std::min(split.tiles, (block + 1) * split.block)};
+  }
+  // Channels [c0, c1) of unit r's transformed input into v.
+  void transform(const Unit& r, int64_t c0, int64_t c1, float* v) const {
     kernels::winograd_input(plane, r.x, c0, c1, r.t0, r.t1, r.filter->input_layout(r.t1 - r.t0), v,
                             split.v_xi_stride);
-  };
-  if (winograd_rows_per_thread(filters.front(), units, threads)) {
-    // Each thread transforms every block itself and takes its share of the rows: it reads
-    // only its rows of U and nothing another thread wrote.
-    const int64_t align = filters.front().row_align();
-    const int64_t pieces = std::min(threads, (mg + align - 1) / align);
-    ctx.parallel_for(pieces, 1, [&](int64_t lo, int64_t hi) {
-      thread_local std::vector<float> v, m;
-      v.resize(static_cast<std::size_t>(units * v_size));
-      m.resize(static_cast<std::size_t>(m_size));
-      for (int64_t u = 0; u < units; ++u) transform(unit(u), 0, cg, v.data() + u * v_size);
-      for (int64_t t = lo; t < hi; ++t) {
-        const auto [r0, r1] = piece_bounds(mg, pieces, align, t);
-        for (int64_t u = 0; u < units; ++u) {
-          const Unit r = unit(u);
-          winograd_rows(*r.filter, plane, split, r.t0, r.t1, v.data() + u * v_size, r0, r1,
-                        r.finish, m.data(), r.y);
-        }
-      }
-    });
-    return;
   }
-  if (threads <= 1 || units >= 2 * threads || units % threads == 0) {
-    // Enough blocks, or as many as the threads: each task transforms its block and does all of
-    // its rows, in cache. (Blocks a thread transforms for another thread's products arrive from
-    // the other core's cache: a 28x28 plane's two blocks of tiles, one per thread, ran 1.2 times
-    // faster this way than transformed together and multiplied in pieces of rows.)
-    ctx.parallel_for(units, 1, [&](int64_t lo, int64_t hi) {
-      thread_local std::vector<float> v, m;
-      v.resize(static_cast<std::size_t>(v_size));
-      m.resize(static_cast<std::size_t>(m_size));
-      for (int64_t u = lo; u < hi; ++u) {
-        const Unit r = unit(u);
-        transform(r, 0, cg, v.data());
-        winograd_rows(*r.filter, plane, split, r.t0, r.t1, v.data(), 0, mg, r.finish, m.data(),
-                      r.y);
-      }
-    });
-    return;
+  // Rows [r0, r1) of unit r's output from its transformed input v, through m.
+  void rows(const Unit& r, const float* v, int64_t r0, int64_t r1, float* m) const {
+    winograd_rows(*r.filter, plane, split, r.t0, r.t1, v, r0, r1, r.finish, m, r.y);
   }
-  // Few blocks (small planes): every block transformed first, its channels shared out, then
-  // its rows shared out, in pieces of whole panels of rows. The calling thread's buffer, kept
-  // between runs; the workers reach it through this reference.
+  int64_t row_align() const { return w.winograd->front().row_align(); }
+};
+
+// Each task transforms its units and does all of their rows, in cache: for enough units, or as
+// many as the threads. (Units a thread transforms for another thread's products arrive from the
+// other core's cache: a 28x28 plane's two blocks of tiles, one per thread, ran 1.2 times faster
+// this way than transformed together and multiplied in pieces of rows.)
+void winograd_by_units(const KernelContext& ctx, const WinogradJob& job) {
+  ctx.parallel_for(job.units, 1, [&](int64_t lo, int64_t hi) {
+    thread_local std::vector<float> v, m;
+    v.resize(static_cast<std::size_t>(job.v_size));
+    m.resize(static_cast<std::size_t>(job.m_size));
+    for (int64_t u = lo; u < hi; ++u) {
+      const WinogradJob::Unit r = job.unit(u);
+      job.transform(r, 0, job.cg, v.data());
+      job.rows(r, v.data(), 0, job.mg, m.data());
+    }
+  });
+}
+
+// Each thread transforms every unit itself and takes its share of the rows: it reads only its
+// rows of U and nothing another thread wrote (kWinogradRowSplitFilterBytes).
+void winograd_by_rows(const KernelContext& ctx, const WinogradJob& job) {
+  const int64_t align = job.row_align();
+  const int64_t pieces = std::min<int64_t>(ctx.threads(), (job.mg + align - 1) / align);
+  ctx.parallel_for(pieces, 1, [&](int64_t lo, int64_t hi) {
+    thread_local std::vector<float> v, m;
+    v.resize(static_cast<std::size_t>(job.units * job.v_size));
+    m.resize(static_cast<std::size_t>(job.m_size));
+    for (int64_t u = 0; u < job.units; ++u)
+      job.transform(job.unit(u), 0, job.cg, v.data() + u * job.v_size);
+    for (int64_t t = lo; t < hi; ++t) {
+      const auto [r0, r1] = piece_bounds(job.mg, pieces, align, t);
+      for (int64_t u = 0; u < job.units; ++u)
+        job.rows(job.unit(u), v.data() + u * job.v_size, r0, r1, m.data());
+    }
+  });
+}
+
+// Few units, not one per thread (small planes of small filters): every unit transformed first,
+// its channels shared out, then its rows shared out, in pieces of whole panels of rows.
+void winograd_shared_units(const KernelContext& ctx, const WinogradJob& job) {
+  // The calling thread's buffer, kept between runs; the workers reach it through this
+  // reference.
   thread_local std::vector<float> caller_v;
   std::vector<float>& v = caller_v;
-  v.resize(static_cast<std::size_t>(units * v_size));
-  ctx.parallel_for(units * cg, 1, [&](int64_t lo, int64_t hi) {
+  v.resize(static_cast<std::size_t>(job.units * job.v_size));
+  const int64_t cg = job.cg;
+  ctx.parallel_for(job.units * cg, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi;) {
       const int64_t u = i / cg, c0 = i % cg, c1 = std::min(cg, c0 + (hi - i));
-      transform(unit(u), c0, c1, v.data() + u * v_size);
+      job.transform(job.unit(u), c0, c1, v.data() + u * job.v_size);
       i += c1 - c0;
     }
   });
-  const int64_t align = filters.front().row_align();
-  const int64_t wanted = std::max<int64_t>(1, (kTasksPerThread * threads + units - 1) / units);
-  const int64_t pieces = std::min(wanted, (mg + align - 1) / align);
-  ctx.parallel_for(units * pieces, 1, [&](int64_t lo, int64_t hi) {
+  const int64_t align = job.row_align();
+  const int64_t wanted =
+      std::max<int64_t>(1, (kTasksPerThread * ctx.threads() + job.units - 1) / job.units);
+  const int64_t pieces = std::min(wanted, (job.mg + align - 1) / align);
+  ctx.parallel_for(job.units * pieces, 1, [&](int64_t lo, int64_t hi) {
     thread_local std::vector<float> m;
-    m.resize(static_cast<std::size_t>(m_size));
+    m.resize(static_cast<std::size_t>(job.m_size));
     for (int64_t t = lo; t < hi; ++t) {
-      const Unit r = unit(t / pieces);
-      const auto [r0, r1] = piece_bounds(mg, pieces, align, t % pieces);
-      winograd_rows(*r.filter, plane, split, r.t0, r.t1, v.data() + (t / pieces) * v_size, r0, r1,
-                    r.finish, m.data(), r.y);
+      const auto [r0, r1] = piece_bounds(job.mg, pieces, align, t % pieces);
+      job.rows(job.unit(t / pieces), v.data() + (t / pieces) * job.v_size, r0, r1, m.data());
     }
   });
+}
+
+void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float* x,
+                   const Operands<float>& w, const float* b, float* y) {
+  const int64_t threads = ctx.threads();
+  const WinogradJob job(g, threads, x, w, b, y);
+  const bool few_units = threads > 1 && job.units < 2 * threads;
+  if (few_units && job.u_bytes >= kWinogradRowSplitFilterBytes) return winograd_by_rows(ctx, job);
+  if (few_units && job.units % threads != 0) return winograd_shared_units(ctx, job);
+  winograd_by_units(ctx, job);
 }
 
 // Input channels below which the transforms cost more than the products save (the products'
