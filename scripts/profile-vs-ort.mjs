@@ -2,10 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where onnxtool's time goes beside ONNX Runtime's, operator type by type and node by node: runs
 // `onnxtool run --profile` and ORT with its profiler (../shared/tools/ort's onnxruntime-node) on
-// the same model, thread count and number of runs, and prints both. Nodes are matched by name
-// (ORT names the kernels it fused after the first node, e.g. "conv1_relu_nchwc": a name that
-// starts with ours and "_" counts as ours); unnamed nodes match nothing. ORT's profiler adds its
-// own overhead, and ORT's layout changes (ReorderInput/ReorderOutput) have no node of ours.
+// the same model, thread count and number of runs, and prints both. ORT's kernels are matched to
+// our nodes through the graph (read with `onnxtool convert M x.json`): ORT names a fused kernel
+// after one of its nodes or its output value, often with a suffix ("conv1_relu_nchwc",
+// "r1_nchwc"); the name, or the name less its `_suffix`es, is taken as a node or else a value,
+// and followed back through first inputs to the nearest node our profile times (the node that
+// absorbed it). ORT's profiler adds its own overhead, and ORT's layout changes
+// (ReorderInput/ReorderOutput) have no node of ours.
 // Asserts nothing; a development aid.
 //
 //   node scripts/profile-vs-ort.mjs MODEL.onnx [--threads 2] [--runs 50] [--top 25]
@@ -113,10 +116,45 @@ const rows = [...opNames].map((op) => {
 }).sort((a, b) => Math.max(b[1], b[2]) - Math.max(a[1], a[2]));
 for (const [op, o, t] of rows)
   console.log(`${op.padEnd(22)} ${o.toFixed(3).padStart(12)} ${t.toFixed(3).padStart(12)}`);
-const matched = ours.nodes.filter((n) => n.name).map((n) => {
-  const keys = [...theirs.nodes.keys()].filter((k) => k === n.name || k.startsWith(n.name + '_'));
-  return { ...n, ort: keys.length ? keys.reduce((a, k) => a + theirs.nodes.get(k), 0) : null };
-}).filter((n) => n.ort !== null).sort((a, b) => (b.ms - b.ort) - (a.ms - a.ort));
-console.log(`\n${matched.length} nodes matched by name; the ${opt.top} with the most time over ORT's:`);
+// The model's nodes by name and by output value, to follow ORT's names back to ours.
+function modelGraph() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pvo-'));
+  const file = path.join(dir, 'model.json');
+  try {
+    execFileSync(onnxtool, ['-q', 'convert', model, file], { stdio: ['ignore', 'ignore', 'inherit'] });
+    return JSON.parse(fs.readFileSync(file, 'utf8')).graph;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+const graph = modelGraph();
+const byName = new Map(), producer = new Map();
+for (const n of graph.node || []) {
+  if (n.name) byName.set(n.name, n);
+  for (const o of n.output || []) producer.set(o, n);
+}
+const timed = new Map(ours.nodes.filter((n) => n.name).map((n) => [n.name, n]));
+// Our timed node an ORT kernel name stands for, or null.
+function ourNodeOf(ortName) {
+  const parts = ortName.split('_');
+  for (let cut = parts.length; cut > 0; --cut) {
+    const key = parts.slice(0, cut).join('_');
+    let node = byName.get(key) || producer.get(key);
+    for (let hops = 0; node && hops < 64; ++hops) {
+      if (timed.has(node.name)) return timed.get(node.name);
+      node = producer.get((node.input || [])[0]);
+    }
+  }
+  return null;
+}
+const ortByOurs = new Map();
+for (const [k, ms] of theirs.nodes) {
+  const n = ourNodeOf(k);
+  if (n) ortByOurs.set(n.name, (ortByOurs.get(n.name) || 0) + ms);
+}
+const matched = ours.nodes.filter((n) => ortByOurs.has(n.name))
+  .map((n) => ({ ...n, ort: ortByOurs.get(n.name) }))
+  .sort((a, b) => (b.ms - b.ort) - (a.ms - a.ort));
+console.log(`\n${matched.length} nodes matched; the ${opt.top} with the most time over ORT's:`);
 for (const n of matched.slice(0, opt.top))
   console.log(`${n.label.padEnd(52)} ${n.ms.toFixed(3).padStart(8)} ${n.ort.toFixed(3).padStart(8)}`);
