@@ -108,6 +108,8 @@ struct Operands {
   // W transformed for Winograd's F(4x4, 3x3) or F(2x2, 3x3), one per group, when prepare chose
   // it.
   const std::vector<kernels::WinogradFilter>* winograd = nullptr;
+  // Or W_g transposed and packed as a product's B (conv_transposed), one per group.
+  const std::vector<kernels::PackedB>* packed_t = nullptr;
 };
 
 // After a product with beta 0, rows [0, rows) x columns [p0, p1) of y (row stride ld): adds
@@ -524,6 +526,69 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   }
 }
 
+// ---- planes of few positions: the product transposed ----------------------------------------
+
+// Output positions per image up to which a constant W is packed for conv_transposed (a 7x7
+// plane; an 8x8 one still fills its register tiles as columns). ResNet-50's 7x7 layers: a 3x3
+// 512 -> 512 layer on one thread took 1.62 ms as W x cols, 1.40 ms transposed.
+constexpr int64_t kTransposedMaxPositions = 49;
+
+// Y_g^T = cols^T x W_g^T for planes of few positions: the positions are the product's rows (49
+// of them take 56 in register tiles, where as columns they took 64) and W, by far the larger
+// operand, is the packed B, each thread streaming the part for its own output channels once.
+// Every element is the same fmas in the same order as in Y_g = W_g x cols, so the bits are
+// those of the other paths. The result goes through a scratch Y_g^T, transposed into Y with
+// the bias, residual and epilogue (finish_rows).
+void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const float* x,
+                     const Operands<float>& w, const float* b, float* y) {
+  const Window& win = g.window;
+  const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
+  const int64_t kernel = win.kernel_size(), kdim = cg * kernel;
+  const int64_t ohw = win.out_size(), ihw = win.in_size();
+  const int64_t align = w.packed_t->front().col_align();
+  const int64_t tasks = std::min<int64_t>(ctx.threads(), (mg + align - 1) / align);
+  // The calling thread's buffers, kept between runs; the workers reach them by reference.
+  thread_local std::vector<float> caller_cols, caller_yt;
+  std::vector<float>&cols = caller_cols, &yt = caller_yt;
+  yt.resize(static_cast<std::size_t>(ohw * mg));
+  const bool pointwise = win.is_pointwise();
+  if (!pointwise) cols.resize(static_cast<std::size_t>(kdim * ohw));
+  for (int64_t item = 0; item < g.batch * g.group; ++item) {
+    const int64_t grp = item % g.group;
+    const float* xg = x + ((item / g.group) * g.in_channels + grp * cg) * ihw;
+    const int64_t y_offset = ((item / g.group) * g.out_channels + grp * mg) * ohw;
+    if (!pointwise)
+      ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
+        im2col_rows(win, xg, c0 * kernel, c1 * kernel, 0, ohw, cols.data() + c0 * kernel * ohw,
+                    ohw);
+      });
+    const float* a = pointwise ? xg : cols.data();
+    ctx.parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t t = lo; t < hi; ++t) {
+        const auto [c0, c1] = piece_bounds(mg, tasks, align, t);
+        kernels::PackedBGemmArgs args;
+        args.trans_a = true;
+        args.m = ohw;
+        args.col0 = c0;
+        args.n = c1 - c0;
+        args.a = a;
+        args.lda = ohw;
+        args.b = &(*w.packed_t)[static_cast<std::size_t>(grp)];
+        args.c = yt.data() + c0;
+        args.ldc = mg;
+        kernels::gemm_packed_b(args);
+        float* yg = y + y_offset;
+        for (int64_t m = c0; m < c1; ++m)
+          for (int64_t p = 0; p < ohw; ++p)
+            yg[m * ohw + p] = yt[static_cast<std::size_t>(p * mg + m)];
+        finish_rows(b ? b + grp * mg + c0 : nullptr, w.epilogue,
+                    w.residual ? w.residual + y_offset + c0 * ohw : nullptr, c1 - c0, 0, ohw,
+                    yg + c0 * ohw, ohw);
+      }
+    });
+  }
+}
+
 // ---- Winograd F(4x4, 3x3) and F(2x2, 3x3) ------------------------------------------------------
 
 // Bytes of transformed input (36 x channels x tiles) one block of tiles may take, and of
@@ -789,6 +854,8 @@ void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, c
     // The tile W was transformed for, where this run's plane takes it.
     if (w.winograd && winograd_tile(g.window) == w.winograd->front().tile())
       return conv_winograd(ctx, g, x, w, b, y);
+    if (w.packed_t && g.window.rank() <= 2 && g.window.out_size() <= kTransposedMaxPositions)
+      return conv_transposed(ctx, g, x, w, b, y);
   }
   if (is_depthwise(g.in_channels / g.group, g.group, g.window.rank()))
     conv_depthwise(ctx, g, x, w, b, y);
@@ -812,6 +879,9 @@ struct ConvState {
   std::vector<kernels::PackedA<float>> packed_w;
   // Or transformed for Winograd's F(4x4, 3x3) or F(2x2, 3x3), one per group (empty: not).
   std::vector<kernels::WinogradFilter> winograd;
+  // Or, where planning knows the plane has few positions, W_g^T packed as a product's B, one
+  // per group (conv_transposed; empty: not).
+  std::vector<kernels::PackedB> packed_wt;
   kernels::Epilogue epilogue;   // from a fusion (core/exec/passes/fuse_epilogue.h)
   int64_t residual_input = -1;  // from a fusion (core/exec/passes/fuse_residual.h)
   // From a fusion (core/exec/passes/fuse_dequantized.h): where X's scale and zero point, then
@@ -856,6 +926,13 @@ void pack_weights(const PrepareContext& ctx, ConvState& s) {
   const int64_t mg = m / group, kdim = w->numel() / std::max<int64_t>(m, 1);
   if (mg < 2 || kdim <= 0) return;
   const float* data = w->data<float>();
+  const ConvGeometry* planned = s.geometry.planned();
+  if (planned && planned->window.rank() <= 2 &&
+      planned->window.out_size() <= kTransposedMaxPositions) {
+    for (int64_t grp = 0; grp < group; ++grp)
+      s.packed_wt.emplace_back(true, kdim, mg, data + grp * mg * kdim, kdim);
+    return;
+  }
   for (int64_t grp = 0; grp < group; ++grp)
     s.packed_w.emplace_back(false, mg, kdim, data + grp * mg * kdim, kdim);
 }
@@ -1091,10 +1168,12 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const bool narrow = y.dtype() != DataType::float32;
   // A narrow Y rounds before its residual is added: the summand and what follows it are
   // store_float32_plus's, after the product.
-  const Operands<float> operands{w32.data<float>(), s.packed_w.empty() ? nullptr : &s.packed_w,
+  const Operands<float> operands{w32.data<float>(),
+                                 s.packed_w.empty() ? nullptr : &s.packed_w,
                                  narrow && residual ? kernels::Epilogue{} : s.epilogue,
                                  residual && !narrow ? residual->data<float>() : nullptr,
-                                 s.winograd.empty() ? nullptr : &s.winograd};
+                                 s.winograd.empty() ? nullptr : &s.winograd,
+                                 s.packed_wt.empty() ? nullptr : &s.packed_wt};
   if (!narrow) {
     conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;

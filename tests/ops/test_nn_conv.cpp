@@ -3,6 +3,7 @@
 // against the plain reference loops on random inputs over many geometries; element types;
 // weights held as constants across runs; bad shapes; inference with symbolic dims.
 #include <doctest/doctest.h>
+#include <cstring>
 
 #include "ops/onnx/nn_reference.h"
 #include "tests/ops/test_nn_support.h"
@@ -157,6 +158,41 @@ TEST_CASE("Conv: the Winograd path agrees with the reference") {
     for (int threads : {1, 2}) {
       CAPTURE(threads);
       check_conv(c, DataType::float32, 1e-4, threads, true, 1e-3);
+    }
+}
+
+// Planes of 49 positions or fewer with a constant W take the product transposed (positions as
+// rows, W packed as B): each element is the same fmas in the same order as the other paths, so
+// the output holds the bits a W given at run time (not packed, the plain product) gives, on one
+// thread and two; and it agrees with the reference.
+TEST_CASE("Conv: the transposed path for small planes gives the plain product's bits") {
+  const std::vector<ConvCase> cases = {
+      {{1, 64, 7, 7}, {96, 64, 3, 3}, 1, {1, 1}, {1, 1, 1, 1}},    // 3x3 on 7x7
+      {{2, 48, 13, 13}, {40, 48, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}},  // strided, a batch
+      {{1, 96, 7, 7}, {70, 96, 1, 1}},                             // pointwise, odd channels
+      {{1, 32, 6, 5}, {64, 16, 1, 1}, 2, {}, {}, {}, "", false},   // groups, no bias
+      {{1, 8, 7}, {33, 8, 3}, 1, {1}, {1, 1}},                     // 1-D
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (int threads : {1, 2}) {
+      CAPTURE(i);
+      CAPTURE(threads);
+      const ConvCase& c = cases[i];
+      check_conv(c, DataType::float32, 1e-4, threads, true);
+      NodeCase n;
+      n.node = "y = Conv" + conv_attrs(c) + " (x, w" + (c.bias ? ", b)" : ")");
+      n.opset = 22;
+      n.threads = threads;
+      n.inputs = {{"x", random_tensor(DataType::float32, c.x, 1)}};
+      n.initializers = {{"w", random_tensor(DataType::float32, c.w, 2)}};
+      if (c.bias) n.initializers.emplace_back("b", random_tensor(DataType::float32, {c.w[0]}, 3));
+      const Tensor packed = run_node(n)[0].tensor();
+      n.inputs.insert(n.inputs.end(), n.initializers.begin(), n.initializers.end());
+      n.initializers.clear();
+      const Tensor plain = run_node(n)[0].tensor();
+      REQUIRE(packed.shape() == plain.shape());
+      CHECK(std::memcmp(packed.data<float>(), plain.data<float>(),
+                        static_cast<std::size_t>(plain.numel()) * sizeof(float)) == 0);
     }
 }
 
