@@ -335,6 +335,57 @@ PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level) {
   return layout;
 }
 
+// n floats, the panels' widths as constant sizes (moves inline, not a call per panel).
+void copy_panel(const float* src, int64_t n, float* dst) {
+  switch (n) {
+    case 6:
+      std::memcpy(dst, src, 6 * sizeof(float));
+      return;
+    case 8:
+      std::memcpy(dst, src, 8 * sizeof(float));
+      return;
+    case 16:
+      std::memcpy(dst, src, 16 * sizeof(float));
+      return;
+    case 32:
+      std::memcpy(dst, src, 32 * sizeof(float));
+      return;
+    default:
+      std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
+  }
+}
+
+PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level) {
+  PackedBLayout layout;
+  layout.k = k;
+  layout.n = m;
+  layout.block_rows = detail::kKc;
+#if defined(ONNXTOOL_X86_KERNELS)
+  layout.panel = row_align_of(level);
+#else
+  (void)level;
+#endif
+  return layout;
+}
+
+void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
+                 float* out) {
+  const int64_t panel = layout.panel, full = layout.n / panel * panel;
+  const int64_t cols = layout.padded_cols();
+  for (int64_t p = p0; p < p1; ++p) {
+    const int64_t block0 = p / layout.block_rows * layout.block_rows;
+    const int64_t kc = std::min(layout.block_rows, layout.k - block0);
+    float* dst = out + block0 * cols + (p - block0) * panel;  // row p of panel 0
+    const float* src = rows + (p - p0) * ld;
+    for (int64_t j = 0; j < full; j += panel) copy_panel(src + j, panel, dst + j * kc);
+    if (full == layout.n) continue;
+    float* last = dst + full * kc;
+    const int64_t rest = layout.n - full;
+    std::memcpy(last, src + full, static_cast<std::size_t>(rest) * sizeof(float));
+    std::fill(last + rest, last + panel, 0.0f);
+  }
+}
+
 void gemm_packed(const PackedGemmArgs<float>& g) {
   packed_product(g);
 }
@@ -373,6 +424,11 @@ void gemm_packed_b(const PackedBGemmArgs& g) {
   c.ta = g.trans_a;
   c.a = g.a;
   c.lda = g.lda;
+  if (g.a_packed) {
+    c.packed_a = g.a_packed;
+    c.packed_rows = packed_a_layout(b.k(), g.m, b.level()).padded_cols();
+    c.packed_row0 = 0;
+  }
   attach_packed_b(c, b.data(), b.layout(), g.col0, "gemm_packed_b");
   blocked_any_beta(c, b.level());
 #endif

@@ -154,6 +154,10 @@ struct PackedBGemmArgs {
   float alpha = 1;
   const float* a = nullptr;
   int64_t lda = 0;
+  // Or op(A) as the caller packed it: all m rows, in packed_a_layout(b.k(), m, b.level())
+  // (pack_b_rows writes it from A^T's rows); then a is not read. Threads that share one A
+  // pack it once between them.
+  const float* a_packed = nullptr;
   const PackedB* b = nullptr;
   float beta = 0;
   float* c = nullptr;
@@ -166,6 +170,15 @@ struct PackedBGemmArgs {
 
 void gemm_packed(const PackedGemmArgs<float>& g);
 void gemm_packed_b(const PackedBGemmArgs& g);
+// Where a caller puts op(A) (m x k) packed for gemm_packed_b at `level`: A^T (k x m) laid out as
+// a packed B whose panels are the register tile's rows.
+PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level);
+// Rows [p0, p1) of a plain k x n matrix (row p0 at `rows`, row stride ld) into out, laid out as
+// `layout` (whose k and n are the matrix's): a panel's columns past n are set to zero. Threads
+// that share one packing take disjoint row ranges; packing moves values only, so a product
+// gives the bits it gives on the matrix unpacked.
+void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
+                 float* out);
 void gemm_packed(const PackedGemmArgs<double>& g);
 
 // Float32 operations per second one thread reaches at the selected level, in GFLOP/s: fmas in

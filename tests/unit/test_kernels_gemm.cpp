@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kernels/gemm.h"
@@ -462,6 +463,52 @@ TEST_CASE("a caller-packed B (PackedBLayout) gives the bits of the plain B") {
       bad.b_packed_cols = s.n;
       bad.b_col0 = 1;  // not a panel's first column
       if (s.n > 1) CHECK_THROWS(kernels::gemm_packed(bad));
+    }
+  }
+}
+
+// A convolution on a small plane packs its columns (A^T's rows) with pack_b_rows into
+// packed_a_layout, in row ranges split across threads: a packed-B product on that A gives the
+// bits it gives on the plain op(A), whole and in column blocks.
+TEST_CASE("a caller-packed A (pack_b_rows, packed_a_layout) gives the bits of the plain A") {
+  const Shape3 shapes[] = {{49, 96, 576}, {7, 33, 300}, {56, 64, 257}, {1, 5, 3}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : shapes) {
+      // A^T (k x m, row stride m + 3) as a convolution's columns are stored.
+      const int64_t ld = s.m + 3;
+      const auto at = random_values<float>(static_cast<std::size_t>(s.k * ld), 21);
+      const auto b = random_values<float>(static_cast<std::size_t>(s.k * s.n), 22);
+      const kernels::PackedB packed_b(false, s.k, s.n, b.data(), s.n, level);
+      const kernels::PackedBLayout layout = kernels::packed_a_layout(s.k, s.m, level);
+      std::vector<float> packed_a(static_cast<std::size_t>(layout.size()), -7.0f);
+      // In three row ranges, as threads would.
+      const int64_t cut1 = s.k / 3, cut2 = 2 * s.k / 3;
+      for (auto [p0, p1] : {std::pair{int64_t{0}, cut1}, {cut1, cut2}, {cut2, s.k}})
+        kernels::pack_b_rows(layout, at.data() + p0 * ld, ld, p0, p1, packed_a.data());
+      for (int64_t panels : {int64_t{0}, int64_t{1}}) {
+        const int64_t block = panels == 0 ? s.n : panels * packed_b.col_align();
+        std::vector<float> want(static_cast<std::size_t>(s.m * s.n), -1.0f), got = want;
+        for (int64_t j = 0; j < s.n; j += block) {
+          kernels::PackedBGemmArgs p;
+          p.trans_a = true;
+          p.m = s.m;
+          p.col0 = j;
+          p.n = std::min(block, s.n - j);
+          p.a = at.data();
+          p.lda = ld;
+          p.b = &packed_b;
+          p.c = want.data() + j;
+          p.ldc = s.n;
+          kernels::gemm_packed_b(p);
+          p.a = nullptr;
+          p.a_packed = packed_a.data();
+          p.c = got.data() + j;
+          kernels::gemm_packed_b(p);
+        }
+        INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k, " block=", block);
+        CHECK(same_bits(got, want));
+      }
     }
   }
 }
