@@ -321,51 +321,49 @@ void packed_product(const PackedGemmArgs<F>& g) {
 #endif
 }
 
-PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level) {
+// Blocks of kKc rows, in panels of `panel` columns.
+PackedBLayout blocked_layout(int64_t k, int64_t n, int64_t panel) {
   PackedBLayout layout;
   layout.k = k;
   layout.n = n;
   layout.block_rows = detail::kKc;
-#if defined(ONNXTOOL_X86_KERNELS)
-  // The register tile's columns: the panels the blocked product reads.
-  layout.panel = level == SimdLevel::avx512 ? detail::kNrAvx512 : detail::kNrAvx2;
-#else
-  (void)level;
-#endif
+  layout.panel = panel;
   return layout;
 }
 
-// n floats, the panels' widths as constant sizes (moves inline, not a call per panel).
-void copy_panel(const float* src, int64_t n, float* dst) {
-  switch (n) {
-    case 6:
-      std::memcpy(dst, src, 6 * sizeof(float));
-      return;
-    case 8:
-      std::memcpy(dst, src, 8 * sizeof(float));
-      return;
-    case 16:
-      std::memcpy(dst, src, 16 * sizeof(float));
-      return;
-    case 32:
-      std::memcpy(dst, src, 32 * sizeof(float));
-      return;
-    default:
-      std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
-  }
+PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  // The register tile's columns: the panels the blocked product reads.
+  return blocked_layout(k, n, level == SimdLevel::avx512 ? detail::kNrAvx512 : detail::kNrAvx2);
+#else
+  (void)level;
+  return blocked_layout(k, n, 1);
+#endif
 }
 
 PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level) {
-  PackedBLayout layout;
-  layout.k = k;
-  layout.n = m;
-  layout.block_rows = detail::kKc;
 #if defined(ONNXTOOL_X86_KERNELS)
-  layout.panel = row_align_of(level);
+  // The register tile's rows: the panels of A the blocked product reads.
+  return blocked_layout(k, m, row_align_of(level));
 #else
   (void)level;
+  return blocked_layout(k, m, 1);
 #endif
-  return layout;
+}
+
+// n floats; the panels' widths as constant sizes, so that they are moves inline rather than a
+// call per panel.
+template <int64_t N>
+bool copy_if_width(const float* src, int64_t n, float* dst) {
+  if (n != N) return false;
+  std::memcpy(dst, src, N * sizeof(float));
+  return true;
+}
+void copy_panel(const float* src, int64_t n, float* dst) {
+  if (copy_if_width<6>(src, n, dst) || copy_if_width<8>(src, n, dst) ||
+      copy_if_width<16>(src, n, dst) || copy_if_width<32>(src, n, dst))
+    return;
+  std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
 }
 
 void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
