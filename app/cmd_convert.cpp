@@ -17,6 +17,7 @@
 #include "core/exec/function_body.h"
 #include "core/infer/engine.h"
 #include "core/ir/graph.h"
+#include "core/ir/order.h"
 #include "core/model/model.h"
 #include "core/registry/binding.h"
 #include "core/registry/registry.h"
@@ -40,6 +41,7 @@ struct ConvertOptions {
   std::optional<int64_t> ir_version;
   bool allow_approximate = false;
   bool dry_run = false;
+  bool toposort = false;
 };
 
 bool converts_versions(const ConvertOptions& opt) {
@@ -260,6 +262,31 @@ VersionOutcome convert_versions(const ConvertOptions& opt, Model& m, const Globa
   return out;
 }
 
+// --toposort: every node list of the model in the order of its data. False (nothing to write)
+// when a list has a cycle, each printed.
+bool sort_nodes(Model& m, const GlobalOptions& g, Io& io) {
+  const NodeSortReport r = sort_model_nodes(*m.proto);
+  if (!r.cycles.empty()) {
+    std::vector<Diagnostic> found;
+    for (const auto& c : r.cycles)
+      found.push_back({Severity::error,
+                       "convert.cycle",
+                       m.name,
+                       "",
+                       "nodes depend on each other in a cycle: " + c,
+                       {}});
+    print_diagnostics(found, g, io);
+    io.err << "onnxtool: error: " << m.name << ": not sorted: " << plural(r.cycles.size(), "cycle")
+           << "; nothing written\n";
+    return false;
+  }
+  if (g.verbose)
+    io.err << "onnxtool: --toposort: " << plural(static_cast<uint64_t>(r.late_readers), "node")
+           << " read a value produced after them; " << plural(r.graphs_reordered, "graph")
+           << " reordered\n";
+  return true;
+}
+
 int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   if (!opt.external_data.empty() && opt.embed)
     throw_usage("--external-data and --embed-external-data exclude each other");
@@ -275,6 +302,7 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   print_diagnostics(sink.diagnostics(), g, io);
   if (!sink.ok()) return 1;
   if (g.verbose) io.err << "onnxtool: read " << opt.input << " in " << ms_since(start) << " ms\n";
+  if (opt.toposort && !sort_nodes(m, g, io)) return 1;
   VersionOutcome versions;
   if (converts_versions(opt)) {
     versions = convert_versions(opt, m, g, io);
@@ -328,6 +356,9 @@ Command add_convert(CLI::App& app, GlobalOptions&) {
                     "write this IR version (default: what the opsets need when going down)");
   c.app->add_flag("--allow-approximate", opt->allow_approximate,
                   "convert nodes whose new version can only approximate them, with a warning");
+  c.app->add_flag("--toposort", opt->toposort,
+                  "put the nodes of every graph and function in the order of their data "
+                  "(producers first, as IR.md requires)");
   c.app->add_flag("--dry-run", opt->dry_run,
                   "print what --opset would do to each node, and write nothing");
   c.action = [opt](const GlobalOptions& g, Io& io) {

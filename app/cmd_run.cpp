@@ -494,6 +494,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   so.disabled_passes = opt.disabled_passes;
   so.profile = opt.profile;
   Session session(model, so);
+  for (const auto& w : session.warnings()) sink.report(w);
   spdlog::info("planned: {} nodes to run, {} folded at load, {} threads, {:.1f} ms",
                session.stats().nodes, session.stats().folded_nodes, session.threads(),
                session.stats().plan_ms);

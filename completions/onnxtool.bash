@@ -11,7 +11,7 @@ _onnxtool() {
     run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --rtol --atol --bench --warmup --profile --top --data-dir --no-fold --no-fuse --disable-pass' ;;
     test) local opts='--help -h --filter --rtol --atol --timeout --no-fuse --in-process' ;;
     shape-infer) local opts='--help -h --in-place --strict --dim --input-shape --explain --data-dir' ;;
-    convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --dry-run' ;;
+    convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --toposort --dry-run' ;;
     ops) local opts='--help -h --domain --opset' ;;
     *) COMPREPLY=($(compgen -W "check info run test shape-infer convert ops $global" -- "$cur")); return ;;
   esac

@@ -65,6 +65,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l inline-limit -r
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l opset -r -d 'convert to this opset version: N for ai.onnx, DOMAIN=N for another (repeatable)'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l ir-version -r -d 'write this IR version (default: what the opsets need when going down)'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l allow-approximate -d 'convert nodes whose new version can only approximate them, with a warning'
+complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l toposort -d 'put the nodes of every graph and function in the order of their data (producers first, as IR.md requires)'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l dry-run -d 'print what --opset would do to each node, and write nothing'
 complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert ops' -a ops -d 'list the operators this build knows'
 complete -c onnxtool -n '__fish_seen_subcommand_from ops' -l help -s h -d 'Print this help message and exit'

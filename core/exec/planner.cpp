@@ -11,11 +11,13 @@
 #include "core/infer/engine.h"
 #include "core/ir/graph.h"
 #include "core/ir/location.h"
+#include "core/ir/order.h"
 #include "core/model/model.h"
 #include "core/registry/binding.h"
 #include "core/registry/fusion.h"
 #include "core/registry/registry.h"
 #include "core/registry/schema.h"
+#include "core/util/format.h"
 #include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
@@ -312,7 +314,14 @@ std::unique_ptr<GraphPlan> GraphBuilder::build_function(
     // An empty name is an unused optional input.
     if (!inputs[i].empty()) define(inputs[i], {0, false, slot}, plan_->prefix + "input");
   }
-  for (int i = 0; i < nodes.size(); ++i) {
+  // In the order of the data, as graphs are (order_by_data); a body's nodes keep their stored
+  // places in messages.
+  const DependencyOrder order = node_order(nodes);
+  if (!order.sorted())
+    ctx_.problem("exec.cycle", plan_->prefix,
+                 "nodes depend on each other in a cycle: " +
+                     describe_cycle(plan_->prefix, nodes, order.cycle));
+  for (int i : order.sorted() ? order.order : order_or_stored(nodes)) {
     plan_->owned_nodes.push_back(substitute_attributes(nodes[i], attrs));
     add_node(*plan_->owned_nodes.back(), i, nullptr);
   }
@@ -594,6 +603,58 @@ Value initializer_value(const Model& model, const ir::Initializer& init, const s
 Value sparse_initializer_value(const Model& model, const onnx::SparseTensorProto& sp,
                                const std::string& loc) {
   return densify(model, sp, loc);
+}
+
+namespace {
+
+// Nodes, as late.count, that read a value a node listed after them produces; late.first names
+// the first one seen.
+struct LateReaders {
+  int count = 0;
+  std::string first;
+};
+
+// A node of g by its place in the stored model (what messages name), else its place now.
+std::string stored_location(const std::string& prefix, const ir::Graph& g, const ir::Node& n) {
+  return node_location(prefix, n.stored_index() >= 0 ? n.stored_index() : g.index_of(n), n.proto());
+}
+
+void order_graph(PlanContext& ctx, ir::Graph& g, const std::string& prefix, LateReaders& late) {
+  const ir::Node* first = nullptr;
+  if (const int count = g.late_readers(&first)) {
+    if (late.count == 0) late.first = stored_location(prefix, g, *first);
+    late.count += count;
+    std::vector<ir::Node*> cycle;
+    if (!g.toposort(&cycle)) {
+      std::string path;
+      for (const ir::Node* n : cycle) path += stored_location(prefix, g, *n) + " -> ";
+      path += stored_location(prefix, g, *cycle.front());
+      ctx.problem("exec.cycle", stored_location(prefix, g, *cycle.front()),
+                  "nodes depend on each other in a cycle: " + path);
+    }
+  }
+  for (ir::Node& n : g.nodes())
+    for (const ir::Subgraph& sub : n.subgraphs())
+      order_graph(ctx, *sub.graph,
+                  subgraph_prefix(stored_location(prefix, g, n), sub.attribute, sub.list_index),
+                  late);
+}
+
+}  // namespace
+
+void order_by_data(PlanContext& ctx, ir::Graph& graph) {
+  LateReaders late;
+  order_graph(ctx, graph, kMainGraphPrefix, late);
+  if (late.count == 0) return;
+  ctx.warnings.push_back(
+      {Severity::warning,
+       "exec.not-topological",
+       ctx.model.name,
+       late.first,
+       plural(static_cast<uint64_t>(late.count), "node") +
+           " read a value that a later node produces (IR.md wants producers first); the nodes "
+           "run in the order of their data (convert --toposort writes the model sorted)",
+       {}});
 }
 
 std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx, const ir::ModelGraph& model) {

@@ -58,9 +58,17 @@ struct PlanContext {
   // Values a pass made float32 under a new name (widen-float16), by the graph holding them:
   // the narrower value inference knew, whose dims they keep.
   std::map<std::pair<const ir::Graph*, std::string>, std::string> widened{};
+  // Findings that do not stop planning (exec.not-topological).
+  std::vector<Diagnostic> warnings{};
 
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };
+
+// Puts the nodes of `graph` and of its subgraphs in the order of their data, keeping the stored
+// order where it is valid. IR.md requires producers first, but real exports do not always keep
+// it: one warning exec.not-topological for the model, and a problem exec.cycle naming the nodes
+// of a cycle where there is one.
+void order_by_data(PlanContext& ctx, ir::Graph& graph);
 
 // Plans the main graph of `model` (a view of ctx.model that the passes may have rewritten).
 // Every problem found is collected; throws PlanError if there are any.

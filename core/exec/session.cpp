@@ -252,7 +252,7 @@ Session::Session(const Model& model, SessionOptions options)
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   {
     const exec_detail::LargeBlockCachingPaused planning;
-    plan_ = build_plan(options_.fold_constants, stats_);
+    plan_ = build_plan(options_.fold_constants, stats_, &warnings_);
   }
 
   const auto& g = model.proto->graph();
@@ -275,8 +275,8 @@ Session::Session(const Model& model, SessionOptions options)
 
 Session::~Session() = default;
 
-std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(bool defaults_as_constants,
-                                                            SessionStats& stats) const {
+std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(
+    bool defaults_as_constants, SessionStats& stats, std::vector<Diagnostic>* warnings) const {
   const Registry& registry = options_.registry ? *options_.registry : Registry::standard();
   exec_detail::PlanContext ctx{model_, registry, options_, *runner_, stats,
                                {},     {},       {},       0,        defaults_as_constants};
@@ -290,11 +290,18 @@ std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(bool defaults_as_con
   spdlog::debug(
       "viewed {} as an editable graph in {:.1f} ms", model_.name,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  if (graph.graph()) {
+    exec_detail::order_by_data(ctx, *graph.graph());
+    // A cycle stops here: the passes assume an order.
+    if (!ctx.problems.empty()) throw PlanError(ctx.problems, model_.name);
+  }
   PassContext pass_ctx;
   pass_ctx.registry = &registry;
   pass_ctx.inferred = inferred_.get();
   executor_passes(ctx, options_).run(graph, pass_ctx);
-  return exec_detail::plan_model(ctx, graph);
+  auto plan = exec_detail::plan_model(ctx, graph);
+  if (warnings) *warnings = std::move(ctx.warnings);
+  return plan;
 }
 
 const exec_detail::GraphPlan& Session::plan_for(

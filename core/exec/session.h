@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/diag/diagnostic.h"
 #include "core/diag/error.h"
 #include "core/types/value.h"
 
@@ -79,7 +80,7 @@ struct SessionOptions {
 
 // Every problem planning found, each a diagnostic naming the node; what() is the first one and a
 // count of the rest. Rules: exec.no-kernel, exec.undefined-value, exec.bad-function,
-// exec.unknown-domain, exec.bad-graph.
+// exec.unknown-domain, exec.bad-graph, exec.cycle.
 class PlanError : public Error {
  public:
   PlanError(std::vector<Diagnostic> problems, std::string file);
@@ -140,6 +141,9 @@ class Session {
   std::vector<Value> run(const std::vector<std::pair<std::string, Value>>& feeds);
 
   const SessionStats& stats() const { return stats_; }
+  // What planning found that does not stop a run, such as nodes listed before the values they
+  // read (exec.not-topological: they run in the order of their data).
+  const std::vector<Diagnostic>& warnings() const { return warnings_; }
   // Per node of the main graph, accumulated over every run since creation (options.profile).
   std::vector<NodeProfile> profile() const;
   // Starts the accumulation of profile() afresh (after warm-up runs).
@@ -149,8 +153,10 @@ class Session {
  private:
   void bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds,
                   exec_detail::Frame& frame) const;
-  std::unique_ptr<exec_detail::GraphPlan> build_plan(bool defaults_as_constants,
-                                                     SessionStats& stats) const;
+  // Findings that did not stop planning go to *warnings, when given.
+  std::unique_ptr<exec_detail::GraphPlan> build_plan(
+      bool defaults_as_constants, SessionStats& stats,
+      std::vector<Diagnostic>* warnings = nullptr) const;
   // The plan for these feeds: plan_, or (built on first need) plan_fed_defaults_ when a feed
   // replaces an initializer's default that plan_ folded as a constant.
   const exec_detail::GraphPlan& plan_for(const std::vector<std::pair<std::string, Value>>& feeds);
@@ -165,6 +171,7 @@ class Session {
   std::unique_ptr<InferResult> inferred_;
   std::vector<Port> inputs_, outputs_;
   SessionStats stats_;
+  std::vector<Diagnostic> warnings_;
 };
 
 // The passes the executor runs over a model's graph before planning, in order (core/exec/passes/):

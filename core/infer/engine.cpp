@@ -10,6 +10,7 @@
 #include "core/infer/context.h"
 #include "core/infer/helpers.h"
 #include "core/ir/location.h"
+#include "core/ir/order.h"
 #include "core/model/model.h"
 #include "core/registry/binding.h"
 #include "core/registry/registry.h"
@@ -599,7 +600,9 @@ std::vector<Type> Engine::run_graph(const onnx::GraphProto& g, Scope& scope,
   for (int i = 0; i < g.output_size(); ++i)
     if (g.output(i).has_type() && !scope.declared.count(g.output(i).name()))
       scope.declared[g.output(i).name()] = type_from_proto(g.output(i).type());
-  for (int i = 0; i < g.node_size(); ++i)
+  // By the data, not the listing: an unsorted export still gets every value typed (the
+  // checker reports the order). A cycle leaves the stored order.
+  for (int i : order_or_stored(g.node()))
     infer_node(g.node(i), node_location(scope.prefix, i, g.node(i)), scope);
   finish_outputs(g, scope);
   return scope.graph->output_types;
@@ -888,7 +891,7 @@ void Engine::infer_function_call(NodeContext& ctx, const onnx::FunctionProto& fn
     if (const Dims* v = values_of(*caller)) s.values = *v;
   }
   ++function_depth_;
-  for (int i = 0; i < fn.node_size(); ++i) {
+  for (int i : order_or_stored(fn.node())) {
     const onnx::NodeProto& node =
         bound_function_nodes_.emplace_back(bind_attributes(fn.node(i), ctx.node(), fn));
     infer_node(node, node_location(body.prefix, i, node), body);

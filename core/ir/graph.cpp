@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <functional>
-#include <queue>
 #include <utility>
 
 #include "core/ir/location.h"
+#include "core/ir/order.h"
 
 namespace onnxtool::ir {
 
@@ -919,73 +919,48 @@ std::vector<Node*> Graph::local_dependencies(const Node& node) const {
 }
 
 bool Graph::is_topologically_sorted() const {
+  return late_readers() == 0;
+}
+
+int Graph::late_readers(const Node** first) const {
   std::unordered_map<const Node*, int> position;
   int i = 0;
   for (const Node& n : nodes()) position[&n] = i++;
-  for (const Node& n : nodes())
-    for (const Node* dep : local_dependencies(n))
-      if (position.at(dep) >= position.at(&n)) return false;
-  return true;
+  int late = 0;
+  for (const Node& n : nodes()) {
+    const auto deps = local_dependencies(n);
+    const bool is_late = std::any_of(deps.begin(), deps.end(), [&](const Node* dep) {
+      return position.at(dep) >= position.at(&n);
+    });
+    if (is_late && late++ == 0 && first) *first = &n;
+  }
+  return late;
 }
 
 Status Graph::toposort(std::vector<Node*>* cycle) {
   const std::vector<Node*> order = node_list();
-  const int count = int(order.size());
   std::unordered_map<const Node*, int> position;
-  for (int i = 0; i < count; ++i) position[order[i]] = i;
-  std::vector<std::vector<int>> dependents(count), dependencies(count);
-  std::vector<int> waiting(count, 0);
-  for (int i = 0; i < count; ++i) {
-    for (const Node* dep : local_dependencies(*order[i])) {
-      const int d = position.at(dep);
-      dependencies[i].push_back(d);
-      dependents[d].push_back(i);
-      ++waiting[i];
-    }
-  }
-  // Kahn's algorithm, always taking the earliest ready node, so a sorted graph stays as it is.
-  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
-  for (int i = 0; i < count; ++i)
-    if (waiting[i] == 0) ready.push(i);
-  std::vector<int> sorted;
-  sorted.reserve(count);
-  while (!ready.empty()) {
-    const int i = ready.top();
-    ready.pop();
-    sorted.push_back(i);
-    for (int d : dependents[i])
-      if (--waiting[d] == 0) ready.push(d);
-  }
-  if (int(sorted.size()) == count) {
-    for (int i : sorted) nodes_.splice(nodes_.end(), nodes_, order[i]->position_);
-    if (cycle) cycle->clear();
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
+  std::vector<std::vector<int>> dependencies(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (const Node* dep : local_dependencies(*order[i]))
+      dependencies[i].push_back(position.at(dep));
+  const DependencyOrder sorted = order_by_dependencies(dependencies);
+  if (cycle) cycle->clear();
+  if (sorted.sorted()) {
+    for (int i : sorted.order)
+      nodes_.splice(nodes_.end(), nodes_, order[static_cast<std::size_t>(i)]->position_);
     return Status::success();
   }
-  // Every node left waits on another node left: walking from one to a waiting dependency must
-  // come back to a node already seen, and the walk from there on is a cycle.
-  int start = 0;
-  while (waiting[start] == 0) ++start;
-  std::vector<int> walk;
-  std::unordered_map<int, std::size_t> seen_at;
-  int at = start;
-  while (!seen_at.count(at)) {
-    seen_at[at] = walk.size();
-    walk.push_back(at);
-    for (int d : dependencies[at])
-      if (waiting[d] > 0) {
-        at = d;
-        break;
-      }
-  }
-  std::vector<int> loop(walk.begin() + std::ptrdiff_t(seen_at[at]), walk.end());
-  std::reverse(loop.begin(), loop.end());  // producers first
+  const std::vector<int>& loop = sorted.cycle;
+  auto located = [&](int i) {
+    return node_location("", i, order[static_cast<std::size_t>(i)]->proto());
+  };
   std::string message = "nodes depend on each other in a cycle:";
-  for (int i : loop) message += " " + node_location("", i, order[i]->proto()) + " ->";
-  message += " " + node_location("", loop.front(), order[loop.front()]->proto());
-  if (cycle) {
-    cycle->clear();
-    for (int i : loop) cycle->push_back(order[i]);
-  }
+  for (int i : loop) message += " " + located(i) + " ->";
+  message += " " + located(loop.front());
+  if (cycle)
+    for (int i : loop) cycle->push_back(order[static_cast<std::size_t>(i)]);
   return Status::failure(message);
 }
 

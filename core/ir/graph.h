@@ -323,6 +323,8 @@ class Graph {
   // Whether every node comes after the producers of what it reads (its inputs and what its
   // subgraphs capture from this graph).
   bool is_topologically_sorted() const;
+  // How many nodes read what a node at or after their own place produces; the first in *first.
+  int late_readers(const Node** first = nullptr) const;
   // Reorders the nodes so that they are, keeping the present order where it allows. On a cycle
   // nothing moves: the failure names the nodes of one cycle, and *cycle (when given) lists them.
   Status toposort(std::vector<Node*>* cycle = nullptr);

@@ -233,3 +233,69 @@ TEST_CASE("fused and as written: the light and pytorch models compute the same, 
             << pytorch.nodes_before << " -> " << pytorch.nodes_after << " (" << pytorch.fused
             << " of " << pytorch.models << ")\n";
 }
+
+namespace {
+
+// The model with its main graph's nodes in a pseudo-random order (a fixed Fisher-Yates
+// shuffle): what an export that ignores IR.md's order gives.
+Model shuffled(const Model& model, uint32_t seed) {
+  auto proto = std::make_shared<onnx::ModelProto>(*model.proto);
+  auto& nodes = *proto->mutable_graph()->mutable_node();
+  uint32_t state = seed;
+  for (int i = nodes.size() - 1; i > 0; --i) {
+    state = state * 1664525u + 1013904223u;
+    nodes.SwapElements(i, static_cast<int>((state >> 8) % static_cast<uint32_t>(i + 1)));
+  }
+  Model out = model;
+  out.proto = proto;
+  return out;
+}
+
+// The shuffled model plans with one warning exec.not-topological (when the shuffle moved a
+// reader before its producer) and gives the stored order's bytes as written, and, fused, the
+// same up to rounding (fusions may pair nodes differently in another valid order).
+bool check_shuffled(const Model& model, const Feeds& feeds) {
+  const Model mixed = shuffled(model, 7);
+  SessionOptions plain_options = two_threads();
+  plain_options.fuse = false;
+  Session stored(model, plain_options), plain(mixed, plain_options), fused(mixed, two_threads());
+  const bool moved = !plain.warnings().empty();
+  if (moved) CHECK(plain.warnings().front().rule == "exec.not-topological");
+  const std::vector<Value> want = stored.run(feeds);
+  CHECK(same_bytes(plain.run(feeds), want));
+  CHECK(close_outputs(fused.run(feeds), want));
+  return moved;
+}
+
+}  // namespace
+
+TEST_CASE("models with their nodes shuffled run by their data, as stored") {
+  const fs::path shared = require_shared_dir("the shuffled-order test");
+  // Two light models (their branches and concatenations; the others add only planning time)
+  // and the pytorch-converted ones.
+  auto light = find_backend_tests(shared / "onnx-backend-tests" / "light");
+  std::erase_if(light,
+                [](const BackendTestCase& t) { return !light_model_in_sanitizer_slice(t.name); });
+  REQUIRE(light.size() == 2);
+  for (const auto& test : light) {
+    CAPTURE(test.name);
+    DiagSink sink;
+    const Model model = load_model(test.model.string(), {}, sink);
+    Session probe(model, two_threads());
+    CHECK(check_shuffled(model, random_feeds(probe, 4)));
+  }
+  int models = 0, moved = 0;
+  for (const auto& test : find_backend_tests(shared / "onnx-backend-tests" / "pytorch-converted")) {
+    CAPTURE(test.name);
+    DiagSink sink;
+    const Model model = load_model(test.model.string(), {}, sink);
+    Session probe(model, two_threads());
+    REQUIRE(!test.data_sets.empty());
+    moved += check_shuffled(model, data_set_feeds(probe, test.data_sets.front())) ? 1 : 0;
+    ++models;
+  }
+  // Most are one or two nodes: the shuffle leaves those in order.
+  CHECK(moved >= 5);
+  std::cout << "shuffled order: 2 light models and " << models << " pytorch-converted ones ("
+            << moved << " with readers moved before their producers) run as stored\n";
+}
