@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <ostream>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@
 #include "core/exec/function_body.h"
 #include "core/infer/engine.h"
 #include "core/ir/graph.h"
+#include "core/ir/location.h"
 #include "core/ir/order.h"
 #include "core/model/model.h"
 #include "core/registry/binding.h"
@@ -42,6 +44,7 @@ struct ConvertOptions {
   bool allow_approximate = false;
   bool dry_run = false;
   bool toposort = false;
+  std::optional<std::string> expose;  // --expose-values [REGEX]
 };
 
 bool converts_versions(const ConvertOptions& opt) {
@@ -287,6 +290,30 @@ bool sort_nodes(Model& m, const GlobalOptions& g, Io& io) {
   return true;
 }
 
+// --expose-values [REGEX]: intermediate values of the main graph as graph outputs.
+void expose(Model& m, const std::string& pattern, const GlobalOptions& g, Io& io) {
+  std::regex re;
+  try {
+    re = std::regex(pattern.empty() ? ".*" : pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw_usage("--expose-values: " + pattern + " is not a regular expression: " + e.what());
+  }
+  const convert::ExposedValues r = convert::expose_values(
+      m, [&](const std::string& name) { return std::regex_search(name, re); });
+  std::vector<Diagnostic> left;
+  for (const auto& name : r.untyped)
+    left.push_back(
+        {Severity::warning,
+         "convert.untyped-value",
+         m.name,
+         "",
+         "value " + quoted_name(name) + " is not exposed: shape inference gives it no element type",
+         {}});
+  print_diagnostics(left, g, io);
+  if (g.verbose)
+    io.err << "onnxtool: --expose-values: " << plural(r.added, "value") << " made outputs\n";
+}
+
 int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   if (!opt.external_data.empty() && opt.embed)
     throw_usage("--external-data and --embed-external-data exclude each other");
@@ -303,6 +330,7 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   if (!sink.ok()) return 1;
   if (g.verbose) io.err << "onnxtool: read " << opt.input << " in " << ms_since(start) << " ms\n";
   if (opt.toposort && !sort_nodes(m, g, io)) return 1;
+  if (opt.expose) expose(m, *opt.expose, g, io);
   VersionOutcome versions;
   if (converts_versions(opt)) {
     versions = convert_versions(opt, m, g, io);
@@ -359,6 +387,12 @@ Command add_convert(CLI::App& app, GlobalOptions&) {
   c.app->add_flag("--toposort", opt->toposort,
                   "put the nodes of every graph and function in the order of their data "
                   "(producers first, as IR.md requires)");
+  c.app
+      ->add_option("--expose-values", opt->expose,
+                   "make the main graph's intermediate values (those REGEX finds, default all) "
+                   "graph outputs, typed by shape inference, for another runtime to return")
+      ->expected(0, 1)
+      ->type_name("[REGEX]");
   c.app->add_flag("--dry-run", opt->dry_run,
                   "print what --opset would do to each node, and write nothing");
   c.action = [opt](const GlobalOptions& g, Io& io) {

@@ -21,6 +21,7 @@
 #include "core/exec/compare.h"
 #include "core/exec/run_io.h"
 #include "core/exec/session.h"
+#include "core/exec/value_dump.h"
 #include "core/exec/verbose_log.h"
 #include "core/kernels/gemm.h"
 #include "core/model/model.h"
@@ -45,7 +46,7 @@ struct RunOptions {
   bool random_inputs = false;
   unsigned seed = 0;
   std::vector<std::string> dims;  // NAME=VALUE
-  std::string output_dir, npz, expect, data_dir;
+  std::string output_dir, npz, expect, data_dir, dump_values;
   double rtol = 1e-3, atol = 1e-7;
   int bench = 0, warmup = 3;
   bool profile = false, no_fold = false, no_fuse = false;
@@ -478,6 +479,21 @@ nlohmann::json report_json(const RunOptions& opt, const Session& s, const Report
   return j;
 }
 
+// The run, with --dump-values writing every value it produces (the first run only: --bench's
+// runs are not dumped).
+std::vector<Value> run_dumping(const RunOptions& opt, const Model& model, Session& session,
+                               const Feeds& feeds, DiagSink& sink) {
+  if (opt.dump_values.empty()) return session.run(feeds);
+  ValueDumpWriter dump(opt.dump_values);
+  const ValueObserver observer = [&](const ProducedValue& v) { dump.add(v); };
+  std::vector<Value> outs = session.run(feeds, &observer);
+  dump.finish(model.name);
+  sink.note("run.dumped", "",
+            "wrote " + std::to_string(dump.files()) + " of " + std::to_string(dump.values()) +
+                " values to " + opt.dump_values + " (values.json lists them)");
+  return outs;
+}
+
 int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sink,
             nlohmann::json& doc) {
   blas::log_choice();
@@ -489,8 +505,10 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   spdlog::info("loaded {} in {:.1f} ms", opt.model, ms_since(start));
   SessionOptions so;
   so.threads = g.threads;
-  so.fold_constants = !opt.no_fold;
-  so.fuse = !opt.no_fuse;
+  // A dump shows every value the graph names: nothing folded away at load or fused.
+  const bool dumping = !opt.dump_values.empty();
+  so.fold_constants = !opt.no_fold && !dumping;
+  so.fuse = !opt.no_fuse && !dumping;
   so.disabled_passes = opt.disabled_passes;
   so.profile = opt.profile;
   Session session(model, so);
@@ -502,7 +520,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   Report r;
   start = Clock::now();
   const StorageCounters before = storage_counters();
-  r.outputs = session.run(feeds);
+  r.outputs = run_dumping(opt, model, session, feeds, sink);
   r.run_ms = ms_since(start);
   const StorageCounters after = storage_counters();
   spdlog::info("ran in {:.2f} ms", r.run_ms);
@@ -580,6 +598,11 @@ Command add_run(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--top", opt->top, "nodes to list with --profile (default 10)");
   c.app->add_option("--data-dir", opt->data_dir,
                     "directory holding external data (default: the model's directory)");
+  c.app
+      ->add_option("--dump-values", opt->dump_values,
+                   "write every value the run produces to DIR as .npy, listed in "
+                   "DIR/values.json (runs unfolded and unfused)")
+      ->type_name("DIR");
   c.app->add_flag("--no-fold", opt->no_fold,
                   "do not fold constant subgraphs at load (--disable-pass fold-constants)");
   c.app->add_flag("--no-fuse", opt->no_fuse,

@@ -10,6 +10,7 @@
 #include "core/diag/error.h"
 #include "core/infer/engine.h"
 #include "core/infer/type.h"
+#include "core/ir/order.h"
 #include "core/model/model.h"
 #include "onnx.pb.h"
 
@@ -113,6 +114,32 @@ ValueInfoRefresh refresh_value_info(Model& model) {
     put_back(*graph, entries, result ? &*result : nullptr, r, counts);
   }
   return counts;
+}
+
+ExposedValues expose_values(Model& model, const std::function<bool(const std::string&)>& wanted) {
+  DiagSink sink(0);
+  const InferResult types = infer_model(model, {}, sink);
+  const GraphResult& main = types.graphs.front();
+  onnx::GraphProto& g = *model.proto->mutable_graph();
+  std::unordered_map<std::string, bool> is_output;
+  for (const auto& o : g.output()) is_output[o.name()] = true;
+  ExposedValues out;
+  for (int i : order_or_stored(g.node())) {
+    for (const auto& name : g.node(i).output()) {
+      if (name.empty() || is_output[name] || !wanted(name)) continue;
+      const ValueRecord* r = main.find(name);
+      if (!r || r->type.is_unknown() || (r->type.is_tensor() && r->type.elem == 0)) {
+        out.untyped.push_back(name);
+        continue;
+      }
+      auto* v = g.add_output();
+      v->set_name(name);
+      type_to_proto(r->type, *v->mutable_type());
+      is_output[name] = true;
+      ++out.added;
+    }
+  }
+  return out;
 }
 
 }  // namespace onnxtool::convert

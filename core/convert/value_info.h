@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
 
 namespace onnxtool {
 
@@ -22,6 +25,17 @@ struct ValueInfoRefresh {
 // knows replaces the declared one; what inference does not know stays as declared; an entry
 // naming a value the graph no longer defines is dropped. No entry is added.
 ValueInfoRefresh refresh_value_info(Model& model);
+
+struct ExposedValues {
+  std::size_t added = 0;             // values made graph outputs
+  std::vector<std::string> untyped;  // matched, but inference knows no element type
+};
+
+// Makes the main graph's node outputs that `wanted` accepts (and that are not outputs yet)
+// graph outputs, in the order of the data, each with the type inference gives it, so that any
+// runtime returns them (ONNX Runtime needs a type for each output). Values inference cannot type
+// are left out and named.
+ExposedValues expose_values(Model& model, const std::function<bool(const std::string&)>& wanted);
 
 }  // namespace convert
 }  // namespace onnxtool

@@ -89,6 +89,18 @@ bool element_close(const T& a, const T& e, Comparison& c, const Tolerance& tol) 
   }
 }
 
+// NaN and infinity counts and the cosine sums, for one pair of real floating-point elements.
+void account_floats(double x, double y, Comparison& c) {
+  c.nan_actual += std::isnan(x) ? 1 : 0;
+  c.inf_actual += std::isinf(x) ? 1 : 0;
+  c.nan_expected += std::isnan(y) ? 1 : 0;
+  c.inf_expected += std::isinf(y) ? 1 : 0;
+  if (!std::isfinite(x) || !std::isfinite(y)) return;
+  c.dot += x * y;
+  c.norm2_actual += x * x;
+  c.norm2_expected += y * y;
+}
+
 void compare_tensors(const Tensor& a, const Tensor& e, const Tolerance& tol,
                      const std::string& where, Comparison& c) {
   if (a.dtype() != e.dtype()) {
@@ -109,10 +121,15 @@ void compare_tensors(const Tensor& a, const Tensor& e, const Tolerance& tol,
     for (int64_t i = 0; i < a.numel(); ++i) {
       const auto k = static_cast<std::size_t>(i);
       bool close = false;
-      if constexpr (std::is_same_v<T, std::string>)
+      if constexpr (std::is_same_v<T, std::string>) {
         close = element_close(a.strings()[k], e.strings()[k], c, tol);
-      else
+      } else {
         close = element_close(a.data<T>()[k], e.data<T>()[k], c, tol);
+        if constexpr (is_floating_v<T>) {
+          c.floating = true;
+          account_floats(as_double(a.data<T>()[k]), as_double(e.data<T>()[k]), c);
+        }
+      }
       if (close) continue;
       if (c.mismatches++ == 0) {
         c.first_where = where + "[" + std::to_string(i) + "]";
@@ -169,6 +186,13 @@ std::string element_text(const Tensor& t, int64_t index, int digits) {
     else
       return std::to_string(plain_value(t.data<T>()[k]));
   });
+}
+
+double Comparison::cosine() const {
+  if (!floating) return std::numeric_limits<double>::quiet_NaN();
+  if (norm2_actual == 0 && norm2_expected == 0) return 1;
+  if (norm2_actual == 0 || norm2_expected == 0) return 0;
+  return dot / std::sqrt(norm2_actual * norm2_expected);
 }
 
 std::string Comparison::summary() const {

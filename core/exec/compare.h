@@ -28,6 +28,15 @@ struct Comparison {
   // The first element outside the tolerance: where (flat index, prefixed by the sequence
   // element when nested) and both values as text.
   std::string first_where, first_actual, first_expected;
+  // Real floating-point elements: NaN and infinity counts on each side, and the sums behind
+  // the cosine similarity of the finite pairs.
+  int64_t nan_actual = 0, inf_actual = 0, nan_expected = 0, inf_expected = 0;
+  double dot = 0, norm2_actual = 0, norm2_expected = 0;
+  bool floating = false;  // some elements were real floating-point
+
+  // The cosine of the angle between the two as vectors (1: same direction); NaN when not
+  // floating. Two zero vectors count as the same (1), one zero vector as unrelated (0).
+  double cosine() const;
 
   // "3 of 1000 elements differ (max abs err 0.02, max rel err 0.5); first at [17]: 0.5 vs 0.7",
   // or the structural problem.

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/observer.h"
 #include "core/registry/attrs.h"
 #include "core/types/value.h"
 
@@ -85,6 +86,8 @@ struct Frame {
   const GraphPlan* plan = nullptr;
   std::vector<Value> slots;
   const Frame* parent = nullptr;  // the enclosing graph's frame (subgraphs only)
+  // Told of every value the frame's nodes produce (and, through their frames, subgraphs').
+  const ValueObserver* observer = nullptr;
 };
 
 }  // namespace exec_detail

@@ -181,6 +181,19 @@ void count_work(const PlanNode& pn, const std::vector<const Value*>& inputs,
   if (macs > 0) pn.timing->macs.fetch_add(static_cast<int64_t>(macs), std::memory_order_relaxed);
 }
 
+// Tells frame's observer of each output the node produced.
+void report_outputs(const PlanNode& pn, const Frame& frame, const std::vector<Value>& outs) {
+  const std::string main_graph;
+  const std::string& graph = frame.parent ? frame.plan->prefix : main_graph;
+  const auto& n = *pn.node;
+  const std::string op = n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type();
+  for (std::size_t i = 0; i < pn.outputs.size() && i < outs.size(); ++i) {
+    if (pn.outputs[i] < 0) continue;
+    const std::string& name = frame.plan->slot_names[static_cast<std::size_t>(pn.outputs[i])];
+    (*frame.observer)(ProducedValue{name, graph, pn.location, op, &n, outs[i]});
+  }
+}
+
 }  // namespace
 
 void Runner::run_node(const PlanNode& pn, Frame& frame) const {
@@ -189,6 +202,7 @@ void Runner::run_node(const PlanNode& pn, Frame& frame) const {
   for (const auto& ref : pn.inputs) inputs.push_back(ref ? &resolve(*ref, frame) : nullptr);
   std::vector<Value> outs = invoke(pn, inputs, &frame);
   if (frame.plan->timed) count_work(pn, inputs, outs);
+  if (frame.observer) report_outputs(pn, frame, outs);
   inputs.clear();
   for (std::size_t i = 0; i < pn.outputs.size() && i < outs.size(); ++i)
     if (pn.outputs[i] >= 0)
@@ -214,7 +228,8 @@ void Runner::run(Frame& frame) const {
 
 std::vector<Value> Runner::run_graph(const GraphPlan& plan, const std::vector<Value>& inputs,
                                      const Frame* parent) const {
-  Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), parent};
+  Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), parent,
+              parent ? parent->observer : nullptr};
   for (std::size_t i = 0; i < plan.input_slots.size(); ++i) {
     Value v;
     if (i < inputs.size())

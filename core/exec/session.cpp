@@ -357,10 +357,26 @@ void Session::bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds
   if (!missing.empty()) bad("missing input " + missing);
 }
 
-std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>& feeds) {
+namespace {
+
+// The main graph's inputs that were fed (not the defaults of those with initializers: weights,
+// in models of IR < 4).
+void report_inputs(const std::vector<std::pair<std::string, Value>>& feeds,
+                   const ValueObserver& observer) {
+  const std::string none;
+  for (const auto& [name, value] : feeds)
+    observer(ProducedValue{name, none, none, none, nullptr, value});
+}
+
+}  // namespace
+
+std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>& feeds,
+                                const ValueObserver* observer) {
   const exec_detail::GraphPlan& plan = plan_for(feeds);
-  Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), nullptr};
+  Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), nullptr,
+              observer};
   bind_feeds(feeds, frame);
+  if (observer) report_inputs(feeds, *observer);
   runner_->run(frame);
   std::vector<Value> outs;
   outs.reserve(plan.outputs.size());

@@ -38,6 +38,7 @@
 
 #include "core/diag/diagnostic.h"
 #include "core/diag/error.h"
+#include "core/exec/observer.h"
 #include "core/types/value.h"
 
 namespace onnx {
@@ -138,7 +139,10 @@ class Session {
   // model expects. Returns the outputs in graph order. Several threads may call run() at once:
   // the plan and the kernels' prepared state are read-only, each call has its own frame, and
   // the worker pool serves one call at a time (the others run their parallel loops inline).
-  std::vector<Value> run(const std::vector<std::pair<std::string, Value>>& feeds);
+  // `observer`, when given, is told of every value the run produces (core/exec/observer.h);
+  // with the session's folding and fusions off, that is every value the graph names.
+  std::vector<Value> run(const std::vector<std::pair<std::string, Value>>& feeds,
+                         const ValueObserver* observer = nullptr);
 
   const SessionStats& stats() const { return stats_; }
   // What planning found that does not stop a run, such as nodes listed before the values they
