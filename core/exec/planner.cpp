@@ -171,6 +171,7 @@ class GraphBuilder {
   // ir_node: the graph node `node` stands for; nullptr for the nodes of a function body.
   void add_node(const onnx::NodeProto& node, int index, const ir::Node* ir_node);
   bool bind(PlanNode& pn, const onnx::NodeProto& node);
+  void note_unknown_attributes(const PlanNode& pn, const onnx::NodeProto& node);
   bool bind_local_function(PlanNode& pn, const onnx::NodeProto& node,
                            const onnx::FunctionProto& fn);
   bool bind_spec_function(PlanNode& pn, const onnx::NodeProto& node, const OpVersion& schema);
@@ -445,6 +446,7 @@ bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
   pn.schema = schema;
   if (runs_kernel(ctx_, r)) {
     bind_kernel(pn, node, r);
+    note_unknown_attributes(pn, node);
     return true;
   }
   if (local) return bind_local_function(pn, node, *local);
@@ -458,6 +460,18 @@ bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {
     message = "unknown operator " + qualified_op(node);
   ctx_.problem("exec.no-kernel", pn.location, message);
   return false;
+}
+
+// Attributes the operator version does not define: its kernel ignores them, which the user
+// should hear of (an exporter's typo, or an attribute of a newer version than the model imports).
+void GraphBuilder::note_unknown_attributes(const PlanNode& pn, const onnx::NodeProto& node) {
+  if (!pn.schema) return;
+  for (const auto& a : node.attribute()) {
+    if (pn.schema->find_attribute(a.name()) || a.name().rfind(kExecutorAttributePrefix, 0) == 0)
+      continue;
+    auto& seen = ctx_.unknown_attributes[{pn.schema->id(), a.name()}];
+    if (seen.first++ == 0) seen.second = pn.location;
+  }
 }
 
 std::unique_ptr<GraphPlan> GraphBuilder::plan_body(const PlanNode& pn,
@@ -662,6 +676,15 @@ std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx, const ir::ModelGraph& mo
   GraphBuilder main(ctx, nullptr, model_opsets(model.header()), kMainGraphPrefix);
   auto plan = main.build_graph(*model.graph());
   if (!ctx.problems.empty()) throw PlanError(ctx.problems, ctx.model.name);
+  for (const auto& [what, seen] : ctx.unknown_attributes) {
+    const auto& [op, attribute] = what;
+    std::string message = "attribute " + quoted_name(attribute) + " is not an attribute of " + op +
+                          "; the kernel ignores it";
+    if (seen.first > 1)
+      message += " (" + std::to_string(seen.first) + " nodes of " + op + " have it)";
+    ctx.warnings.push_back(
+        {Severity::warning, "exec.unknown-attribute", ctx.model.name, seen.second, message, {}});
+  }
   plan->timed = ctx.options.profile;
   ctx.stats.nodes = static_cast<int64_t>(plan->nodes.size());
   return plan;

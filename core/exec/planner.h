@@ -58,8 +58,11 @@ struct PlanContext {
   // Values a pass made float32 under a new name (widen-float16), by the graph holding them:
   // the narrower value inference knew, whose dims they keep.
   std::map<std::pair<const ir::Graph*, std::string>, std::string> widened{};
-  // Findings that do not stop planning (exec.not-topological).
+  // Findings that do not stop planning (exec.not-topological, exec.unknown-attribute).
   std::vector<Diagnostic> warnings{};
+  // Attributes the bound operator version does not define (ignored by its kernel), by
+  // (operator version, attribute): how many nodes, and the first one's location.
+  std::map<std::pair<std::string, std::string>, std::pair<int, std::string>> unknown_attributes{};
 
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };

@@ -106,6 +106,9 @@ struct ReplacedInputs {
   std::vector<std::pair<std::size_t, Tensor>> inputs;
 };
 
+// Every attribute the executor's passes add starts so (a name no ONNX attribute can have).
+inline constexpr const char* kExecutorAttributePrefix = "onnxtool.";
+
 // The attributes that carry an epilogue on the node that applies it: kind, then lo, hi, alpha.
 // Names no ONNX attribute can clash with.
 inline constexpr const char* kEpilogueKindAttribute = "onnxtool.epilogue";

@@ -218,3 +218,34 @@ TEST_CASE("test: one line per test, a count, exit 1 when any fails") {
   r = cli({"test", tmp.path().string(), "--filter", "("});
   CHECK(r.code == 2);
 }
+
+TEST_CASE("run: attributes the operator does not define are reported, once per operator") {
+  TempDir dir;
+  write_file(dir / "m.onnxtxt", R"(
+<ir_version: 8, opset_import: ["" : 13]>
+g (float[2] x) => (float[2] y) {
+  a = Relu <alpha = 0.5> (x)
+  b = Relu <alpha = 0.5> (a)
+  y = Softmax <axis = 0, dim = 1> (b)
+}
+)");
+  auto r = run_onnxtool({"run", "m.onnxtxt", "--random-inputs"}, "", dir.path());
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("graph.node[0] (Relu): attribute \"alpha\" is not an attribute of Relu-13; the "
+                   "kernel ignores it (2 nodes of Relu-13 have it) [exec.unknown-attribute]") !=
+        std::string::npos);
+  CHECK(r.err.find("graph.node[2] (Softmax): attribute \"dim\" is not an attribute of "
+                   "Softmax-13; the kernel ignores it [exec.unknown-attribute]") !=
+        std::string::npos);
+  // The executor's own attributes (a fused Conv's epilogue) are not the user's business.
+  write_file(dir / "c.onnxtxt", R"(
+<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,1,3,3] x) => (float[1,1,3,3] y) <float[1,1,1,1] w = {2.0}> {
+  c = Conv (x, w)
+  y = Relu (c)
+}
+)");
+  r = run_onnxtool({"run", "c.onnxtxt", "--random-inputs"}, "", dir.path());
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("unknown-attribute") == std::string::npos);
+}
