@@ -142,21 +142,6 @@ std::vector<std::size_t> input_order(const Session& s) {
   return order;
 }
 
-std::vector<std::pair<std::string, Value>> read_feeds(const Session& s, const BackendDataSet& ds) {
-  std::vector<std::pair<std::string, Value>> feeds;
-  const auto order = input_order(s);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto& port = s.inputs()[order[k]];
-    if (k < ds.inputs.size())
-      feeds.emplace_back(port.name, as_declared_bfloat16(read_value_pb(ds.inputs[k].string(),
-                                                                       pb_value_hint(port.type)),
-                                                         port.type));
-    else if (ds.name.empty() && !port.has_initializer)
-      feeds.emplace_back(port.name, zeros_for(port));
-  }
-  return feeds;
-}
-
 // "" when every expected output matches, else the first problem.
 std::string check_outputs(const Session& s, const std::vector<Value>& got, const BackendDataSet& ds,
                           const Tolerance& tol) {
@@ -189,7 +174,7 @@ std::string run_data_sets(const BackendTestCase& test, const BackendTestOptions&
   so.fuse = opt.fuse;
   Session session(model, so);
   for (const auto& ds : test.data_sets) {
-    std::vector<Value> got = session.run(read_feeds(session, ds));
+    std::vector<Value> got = session.run(backend_feeds(session, ds));
     std::string problem = check_outputs(session, got, ds, opt.tolerance);
     ++count;
     if (!problem.empty()) return (ds.name.empty() ? "" : ds.name + ": ") + problem;
@@ -198,6 +183,22 @@ std::string run_data_sets(const BackendTestCase& test, const BackendTestOptions&
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, Value>> backend_feeds(const Session& s,
+                                                         const BackendDataSet& ds) {
+  std::vector<std::pair<std::string, Value>> feeds;
+  const auto order = input_order(s);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto& port = s.inputs()[order[k]];
+    if (k < ds.inputs.size())
+      feeds.emplace_back(port.name, as_declared_bfloat16(read_value_pb(ds.inputs[k].string(),
+                                                                       pb_value_hint(port.type)),
+                                                         port.type));
+    else if (ds.name.empty() && !port.has_initializer)
+      feeds.emplace_back(port.name, zeros_for(port));
+  }
+  return feeds;
+}
 
 BackendTestResult run_backend_test(const BackendTestCase& test, const BackendTestOptions& opt) {
   auto in_process = [&]() {

@@ -12,13 +12,16 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/exec/compare.h"
+#include "core/types/value.h"
 
 namespace onnxtool {
 
 class Registry;
+class Session;
 
 struct BackendDataSet {
   std::string name;  // test_data_set_0, or "" for the light layout
@@ -60,6 +63,11 @@ struct BackendTestResult {
 };
 
 BackendTestResult run_backend_test(const BackendTestCase& test, const BackendTestOptions& options);
+
+// A data set's inputs as feeds for the session's model: input_K.pb to the K-th input without an
+// initializer (then those with one); the light layout's absent inputs as zeros.
+std::vector<std::pair<std::string, Value>> backend_feeds(const Session& s,
+                                                         const BackendDataSet& ds);
 
 // Runs fn in a forked child and returns its result; a crash, a non-zero exit or a timeout in
 // the child becomes a failed result naming the signal or the time limit.
