@@ -478,6 +478,11 @@ void check_node(CheckContext& ctx, const onnx::NodeProto& node, const std::strin
   const OpVersion* op =
       node.op_type().empty() ? nullptr : check_operator(ctx, node, loc, scope, env);
   if (op && op->has(Trait::attribute_value)) record_constant_type(ctx, node, loc, scope);
+  if (op && op->check_structure)
+    op->check_structure(
+        StructureContext{node, loc, [&](const std::string& rule, const std::string& message) {
+                           ctx.report(rule, loc, message);
+                         }});
   check_node_devices(ctx, node, loc, scope);
 }
 

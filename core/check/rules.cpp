@@ -61,6 +61,8 @@ constexpr std::array kRules = {
     CheckRule{"node.custom-domain", N, false, "a domain the registry does not know: its nodes are checked structurally only"},
     CheckRule{"node.input-arity", E, false, "the number of inputs is outside what the operator accepts"},
     CheckRule{"node.output-arity", E, false, "the number of outputs is outside what the operator produces"},
+    CheckRule{"subgraph.arity", E, false, "a control-flow body's inputs or outputs do not fit its node (If branches, Loop and Scan bodies)"},
+    CheckRule{"subgraph.branch-types", E, false, "an If's two branches declare one output with different element types"},
     CheckRule{"node.missing-input", E, false, "a required (single) input is given as an empty name"},
     CheckRule{"node.missing-output", E, false, "a required (single) output is given as an empty name"},
     CheckRule{"node.type-not-allowed", E, false, "a known input or output type is not allowed by the operator's type constraint"},
@@ -85,6 +87,8 @@ constexpr std::array kRules = {
     CheckRule{"tensor.missing-data", E, false, "a tensor with elements stores none"},
     CheckRule{"tensor.wrong-field-for-type", E, false, "the storage field cannot hold the element type (e.g. raw_data for strings)"},
     CheckRule{"tensor.size-mismatch", E, false, "the stored data does not match dims and type"},
+    CheckRule{"tensor.bad-bool", E, false, "a bool tensor's raw_data holds a byte other than 0 or 1"},
+    CheckRule{"tensor.bad-data-location", E, false, "data_location is neither DEFAULT (0) nor EXTERNAL (1)"},
     CheckRule{"tensor.value-out-of-range", E, false, "an int32_data/uint64_data entry is outside the element type"},
     CheckRule{"string.not-utf8", E, false, "a name, string attribute or string element is not valid UTF-8"},
     // ---- sparse tensors

@@ -4,6 +4,8 @@
 // stored data has been found to match dims, so a tensor declaring 2^40 elements with no data
 // costs nothing. External data is never read: load_model validated each reference, and here
 // only its data_type and dims are checked.
+#include <google/protobuf/unknown_field_set.h>
+
 #include "core/check/context.h"
 #include "core/diag/error.h"
 #include "core/ir/location.h"
@@ -62,6 +64,36 @@ std::optional<Tensor> decode(CheckContext& ctx, const onnx::TensorProto& t,
   } catch (const Error& e) {
     ctx.report_foreign(e.rule(), loc, e.message());
     return std::nullopt;
+  }
+}
+
+// A bool element is stored as one byte, 0 or 1; any other byte has no meaning.
+void check_bool_bytes(CheckContext& ctx, const onnx::TensorProto& t, const std::string& loc) {
+  if (t.data_type() != onnx::TensorProto::BOOL || !t.has_raw_data()) return;
+  const std::string& raw = t.raw_data();
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(raw[i]);
+    if (byte <= 1) continue;
+    ctx.report("tensor.bad-bool", loc,
+               "raw_data byte " + std::to_string(i) + " is " + std::to_string(byte) +
+                   "; a bool element is stored as 0 or 1");
+    return;
+  }
+}
+
+// data_location is a closed enum: protobuf keeps a value outside it as an unknown field 14.
+void check_data_location(CheckContext& ctx, const onnx::TensorProto& t, const std::string& loc) {
+  constexpr int kDataLocationField = 14;
+  const auto& unknown = t.unknown_fields();
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    const auto& f = unknown.field(i);
+    if (f.number() != kDataLocationField) continue;
+    const std::string value = f.type() == google::protobuf::UnknownField::TYPE_VARINT
+                                  ? std::to_string(static_cast<int64_t>(f.varint()))
+                                  : std::string("not a number");
+    ctx.report("tensor.bad-data-location", loc,
+               "data_location is " + value + "; expected 0 (DEFAULT) or 1 (EXTERNAL)");
+    return;
   }
 }
 
@@ -169,6 +201,7 @@ void check_tensor(CheckContext& ctx, const onnx::TensorProto& t, const std::stri
     ctx.require_ir(info->min_ir_version, "element type " + std::string(info->name), loc);
   check_utf8(ctx, t.name(), loc, "tensor name");
   if (t.metadata_props_size()) check_metadata(ctx, t.metadata_props(), loc + " ");
+  check_data_location(ctx, t, loc);
   // Segments are legal but cannot be decoded; external data was validated at load.
   if (is_external(t) || t.has_segment()) {
     check_type_and_dims(ctx, t, loc);
@@ -176,6 +209,7 @@ void check_tensor(CheckContext& ctx, const onnx::TensorProto& t, const std::stri
   }
   if (!decode(ctx, t, loc)) return;
   check_strings(ctx, t, loc);
+  check_bool_bytes(ctx, t, loc);
 }
 
 void check_sparse_tensor(CheckContext& ctx, const onnx::SparseTensorProto& s,

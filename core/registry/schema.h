@@ -170,6 +170,15 @@ using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
 using TakesDequantizedFn =
     std::function<bool(const FusionNode&, const DequantizedOperand&, const DequantizedOperand&)>;
 
+// What an operator's structure check sees (the checker's part that knows the operator): the
+// node as stored and where it is; `report(rule, message)` records a finding at the node.
+struct StructureContext {
+  const onnx::NodeProto& node;
+  const std::string& location;
+  std::function<void(const std::string& rule, const std::string& message)> report;
+};
+using StructureCheckFn = std::function<void(const StructureContext&)>;
+
 inline constexpr int kUnbounded = INT_MAX;
 
 // What core/ may ask about an operator instead of naming it (DESIGN: "traits, not names"). The
@@ -268,6 +277,9 @@ struct OpVersion {
 
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
+  // Rules of the node's structure that its signature cannot say, checked by plain `check`
+  // without inference (control flow: how a body's inputs and outputs fit the node).
+  StructureCheckFn check_structure;
 
   const AttrDef* find_attribute(const std::string& attr) const;
   const TypeConstraint* find_constraint(const std::string& constraint) const;
@@ -346,6 +358,7 @@ class VersionRange {
   VersionRange& takes_epilogue(const TakesEpilogueFn& f);
   VersionRange& residual_add(const ResidualAddFn& f);
   VersionRange& macs(const MacsFn& f);
+  VersionRange& check_structure(const StructureCheckFn& f);
   VersionRange& takes_residual(const TakesResidualFn& f);
   VersionRange& dequantize(const DequantizeFn& f);
   VersionRange& takes_dequantized(const TakesDequantizedFn& f);

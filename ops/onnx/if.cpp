@@ -5,6 +5,8 @@
 
 #include "core/exec/tensor_util.h"
 #include "core/infer/helpers.h"
+#include "core/ir/type_text.h"
+#include "ops/onnx/control_flow.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
@@ -49,6 +51,33 @@ void infer_if(InferContext& ctx) {
       ctx.fail("output " + std::to_string(i) + " is " + t[i].to_string() + " in then_branch but " +
                e[i].to_string() + " in else_branch (expected the same element type)");
     ctx.set_output_type(i, cond ? (*cond ? t[i] : e[i]) : join_types(t[i], e[i]));
+  }
+}
+
+// Plain check: the branches give as many outputs as each other and at least as many as the
+// node has, and an output whose element type both declare is declared the same.
+void check_if_structure(const StructureContext& s) {
+  const onnx::GraphProto* then_branch = body_attribute(s.node, "then_branch");
+  const onnx::GraphProto* else_branch = body_attribute(s.node, "else_branch");
+  if (!then_branch || !else_branch) return;
+  const int outputs = then_branch->output_size();
+  if (else_branch->output_size() != outputs) {
+    expect_body_count(s, "else_branch", "outputs", else_branch->output_size(), outputs,
+                      "then_branch's count");
+    return;
+  }
+  if (s.node.output_size() > outputs)
+    s.report("subgraph.arity", "the node has " + std::to_string(s.node.output_size()) +
+                                   " outputs but its branches give " + std::to_string(outputs));
+  for (int i = 0; i < outputs; ++i) {
+    const auto& t = then_branch->output(i).type();
+    const auto& e = else_branch->output(i).type();
+    if (!t.has_tensor_type() || !e.has_tensor_type()) continue;
+    const int32_t a = t.tensor_type().elem_type(), b = e.tensor_type().elem_type();
+    if (a != 0 && b != 0 && a != b)
+      s.report("subgraph.branch-types", "output " + std::to_string(i) + " is " +
+                                            elem_type_to_string(a) + " in then_branch but " +
+                                            elem_type_to_string(b) + " in else_branch");
   }
 }
 
@@ -331,6 +360,7 @@ void define_If(OpDef& op) {
   // clang-format on
   op.all().kernel(if_kernel);
   op.all().infer(infer_if);
+  op.all().check_structure(check_if_structure);
 }
 
 }  // namespace onnxtool::ops

@@ -8,6 +8,7 @@
 #include "core/exec/tensor_util.h"
 #include "core/infer/helpers.h"
 #include "onnx.pb.h"
+#include "ops/onnx/control_flow.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
@@ -149,6 +150,20 @@ void infer_loop(InferContext& ctx) {
     }
     ctx.set_output_type(o, Type::tensor(each.elem, shape));
   }
+}
+
+// Plain check: the body takes the iteration number, the condition and the N loop-carried
+// values (the node's inputs: M, cond, then those N), and gives the condition, the N values and
+// the K scan outputs (one more than the node's N + K outputs).
+void check_loop_structure(const StructureContext& s) {
+  const onnx::GraphProto* body = body_attribute(s.node, "body");
+  if (!body) return;
+  expect_body_count(s, "body", "inputs", body->input_size(), s.node.input_size(),
+                    "the iteration number, the condition and the node's " +
+                        std::to_string(s.node.input_size() - 2) + " loop-carried values");
+  expect_body_count(
+      s, "body", "outputs", body->output_size(), s.node.output_size() + 1,
+      "the condition and the node's " + std::to_string(s.node.output_size()) + " outputs");
 }
 
 }  // namespace
@@ -448,6 +463,7 @@ void define_Loop(OpDef& op) {
   // clang-format on
   op.all().kernel(loop_kernel);
   op.all().infer(infer_loop);
+  op.all().check_structure(check_loop_structure);
   // Version 11 says what version 1 meant: loop-carried values of their own types each.
   op.at(11).upgrade(convert::unchanged("")).downgrade(convert::unchanged(""));
 }

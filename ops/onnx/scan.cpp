@@ -8,6 +8,7 @@
 #include "core/exec/tensor_util.h"
 #include "core/infer/helpers.h"
 #include "onnx.pb.h"
+#include "ops/onnx/control_flow.h"
 #include "ops/op.h"
 
 namespace onnxtool::ops {
@@ -265,6 +266,20 @@ void infer_scan(InferContext& ctx) {
   }
 }
 
+// Plain check: the body takes the N states and the M scanned slices (the node's inputs, after
+// Scan-8's sequence_lens) and gives the N states and K scan outputs (the node's outputs).
+StructureCheckFn scan_structure(int leading_inputs) {
+  return [leading_inputs](const StructureContext& s) {
+    const onnx::GraphProto* body = body_attribute(s.node, "body");
+    if (!body) return;
+    const int carried = s.node.input_size() - leading_inputs;
+    expect_body_count(s, "body", "inputs", body->input_size(), carried,
+                      "the node's " + std::to_string(carried) + " states and scanned inputs");
+    expect_body_count(s, "body", "outputs", body->output_size(), s.node.output_size(),
+                      "the node's states and scan outputs");
+  };
+}
+
 }  // namespace
 
 void define_Scan(OpDef& op) {
@@ -406,6 +421,8 @@ void define_Scan(OpDef& op) {
   op.at(8).kernel(scan8_kernel);
   op.from(9).kernel(scan_kernel);
   op.all().infer(infer_scan);
+  op.from(8, 8).check_structure(scan_structure(1));  // sequence_lens first
+  op.from(9).check_structure(scan_structure(0));
   op.at(9)
       .refuse_upgrade(
           "Scan-8 scans a batch axis with per-batch sequence lengths, which Scan-9 "

@@ -474,6 +474,60 @@ fixture("string.not-utf8", "node-name",
         model(vi("input", "X") + vi("output", "Y") + node("Relu", ["X"], ["Y"], name="\\355\\240\\200")), VALID)
 
 
+# ---- control flow: how a body fits its node (plain check, no inference) ---------------------
+
+NEG_R = '  output { name: "r" %s }\n' % ttype() + node("Neg", ["X"], ["r"])
+fixture("subgraph.arity", "if-branch-counts",
+        if_model(NEG_R, NEG_R + '  output { name: "s" %s }\n' % ttype() + node("Abs", ["X"], ["s"])),
+        if_model(NEG_R, NEG_R))
+fixture("subgraph.arity", "if-more-outputs",
+        if_model(NEG_R, NEG_R).replace('output: "Y"', 'output: "Y" output: "Z"').replace(
+            vi("output", "Y"), vi("output", "Y") + vi("output", "Z")),
+        if_model(NEG_R, NEG_R))
+
+
+def loop_model(body_inputs):
+    """Loop(M, c, X) -> Y; the body takes body_inputs and gives the condition and r."""
+    body = "".join('  input { name: "%s" %s }\n' % (n, ttype(e, d)) for n, e, d in body_inputs)
+    body += '  output { name: "co" %s }\n' % ttype(9, ()) + '  output { name: "r" %s }\n' % ttype()
+    body += node("Identity", ["ci"], ["co"]) + node("Neg", ["v"], ["r"])
+    return model(vi("input", "M", 7, ()) + vi("input", "c", 9, ()) + vi("input", "X") +
+                 vi("output", "Y") +
+                 node("Loop", ["M", "c", "X"], ["Y"], name="loop", attrs=graph_attr("body", body)))
+
+
+LOOP_INPUTS = [("i", 7, ()), ("ci", 9, ()), ("v", 1, (2,))]
+fixture("subgraph.arity", "loop-body-inputs", loop_model(LOOP_INPUTS + [("extra", 1, (2,))]),
+        loop_model(LOOP_INPUTS))
+
+
+def scan_model(extra_output):
+    """Scan-16 over X [3,2] with one state S: the body gives the state and one scan output."""
+    body = ('  input { name: "s" %s }\n  input { name: "x" %s }\n' % (ttype(1, (2,)), ttype(1, (2,))) +
+            '  output { name: "so" %s }\n  output { name: "y" %s }\n' % (ttype(1, (2,)), ttype(1, (2,))) +
+            node("Add", ["s", "x"], ["so"]) + node("Identity", ["so"], ["y"]))
+    if extra_output:
+        body += '  output { name: "z" %s }\n' % ttype(1, (2,)) + node("Neg", ["x"], ["z"])
+    return model(vi("input", "S") + vi("input", "X", 1, (3, 2)) + vi("output", "SF") +
+                 vi("output", "YS", 1, (3, 2)) +
+                 node("Scan", ["S", "X"], ["SF", "YS"], name="scan",
+                      attrs=attr("num_scan_inputs", "INT", "i: 1") + " " + graph_attr("body", body)))
+
+
+fixture("subgraph.arity", "scan-body-outputs", scan_model(True), scan_model(False))
+NEG_R_INT = '  output { name: "r" %s }\n' % ttype(7) + node("Shape", ["X"], ["r"])
+fixture("subgraph.branch-types", "float-and-int64", if_model(NEG_R, NEG_R_INT), if_model(NEG_R, NEG_R))
+fixture("tensor.bad-bool", "raw-byte-2",
+        init_model(tensor("W", 9, [2], 'raw_data: "\\001\\002"'), out_elem=9),
+        init_model(tensor("W", 9, [2], 'raw_data: "\\001\\000"'), out_elem=9))
+# The text format cannot spell an enum value outside the enum: the DEFAULT (0) of the tensor's
+# data_location field (tag 0x70) is replaced by 5 in the bytes.
+fixture("tensor.bad-data-location", "five",
+        init_model(tensor("W", 7, [2], "int64_data: 1 int64_data: 2 data_location: DEFAULT"), out_elem=7),
+        init_model(tensor("W", 7, [2], "int64_data: 1 int64_data: 2 data_location: DEFAULT"), out_elem=7),
+        patch=(b"\x70\x00", b"\x70\x05"))
+
+
 def sparse_model(s, out_dims=(None,)):
     return model("  sparse_initializer { %s }\n" % s + vi("output", "S", 1, out_dims))
 
@@ -659,6 +713,9 @@ def directives(options):
         lines.append("# bytes: empty file" if n < 0 else "# bytes: the last %d bytes cut off" % n)
     if "append" in options:
         lines.append("# bytes: followed by the encoding of: %s" % options["append"])
+    if "patch" in options:
+        old, new = options["patch"]
+        lines.append("# bytes: %s replaced by %s" % (old.hex(), new.hex()))
     if options.get("strict"):
         lines.append("# checked with --strict")
     return "".join(l + "\n" for l in lines)
@@ -721,6 +778,11 @@ def main():
             data = b"" if n < 0 else data[:-n]
         if "append" in options:
             data += encode(options["append"])
+        if "patch" in options:
+            old, new = options["patch"]
+            if data.count(old) != 1:
+                sys.exit("%s/%s: the bytes to patch occur %d times" % (rule, case, data.count(old)))
+            data = data.replace(old, new)
         write(os.path.join(d, case), note + bad, data)
         ok_note = "# Valid twin of %s.onnx.\n" % case + ("# checked with --strict\n" if options.get("strict") else "")
         ok_data = encode(ok)
@@ -728,7 +790,7 @@ def main():
         for name, content in options.get("data", {}).items():
             with open(os.path.join(d, name), "wb") as f:
                 f.write(content)
-        if "truncate" in options or "append" in options:
+        if "truncate" in options or "append" in options or "patch" in options:
             continue
         bad_text = as_syntax(onnxtool, os.path.join(d, case + ".onnx"), data)
         ok_text = as_syntax(onnxtool, os.path.join(d, case + ".ok.onnx"), ok_data)
