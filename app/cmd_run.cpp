@@ -2,6 +2,7 @@
 // onnxtool run: runs a model with the reference executor on inputs from files or random ones,
 // summarises the outputs, writes them, compares them with expected values, and benchmarks.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,8 @@
 #include <ostream>
 #include <random>
 #include <set>
+
+#include <unistd.h>
 
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
@@ -47,6 +50,8 @@ struct RunOptions {
   unsigned seed = 0;
   std::vector<std::string> dims;  // NAME=VALUE
   std::string output_dir, npz, expect, data_dir, dump_values;
+  std::string max_memory;  // BYTES, with an optional K, M, G or T (powers of 1024)
+  double timeout = 0;      // seconds; 0: none
   double rtol = 1e-3, atol = 1e-7;
   int bench = 0, warmup = 3;
   bool profile = false, no_fold = false, no_fuse = false;
@@ -494,8 +499,35 @@ std::vector<Value> run_dumping(const RunOptions& opt, const Model& model, Sessio
   return outs;
 }
 
+// --max-memory: "4G", "512M", "1048576"; the default is three quarters of the machine's RAM.
+int64_t memory_limit(const std::string& text) {
+  if (text.empty()) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page / 4 * 3 : 0;
+  }
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const std::string units = "KMGT";
+  double scale = 1;
+  if (unit.size() == 1 && units.find(static_cast<char>(std::toupper(unit[0]))) != std::string::npos)
+    scale = std::pow(1024.0, 1 + static_cast<double>(units.find(static_cast<char>(
+                                     std::toupper(static_cast<unsigned char>(unit[0]))))));
+  else if (!unit.empty())
+    used = 0;
+  if (used == 0 || !(value > 0) || value * scale > 9e18)
+    throw_usage("--max-memory " + text + ": expected a size in bytes, like 512M, 4G or 1048576");
+  return static_cast<int64_t>(value * scale);
+}
+
 int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sink,
             nlohmann::json& doc) {
+  set_storage_limit(memory_limit(opt.max_memory));
   blas::log_choice();
   auto start = Clock::now();
   LoadOptions lo;
@@ -511,6 +543,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   so.fuse = !opt.no_fuse && !dumping;
   so.disabled_passes = opt.disabled_passes;
   so.profile = opt.profile;
+  so.timeout_seconds = opt.timeout;
   Session session(model, so);
   for (const auto& w : session.warnings()) sink.report(w);
   spdlog::info("planned: {} nodes to run, {} folded at load, {} threads, {:.1f} ms",
@@ -603,6 +636,15 @@ Command add_run(CLI::App& app, GlobalOptions&) {
                    "write every value the run produces to DIR as .npy, listed in "
                    "DIR/values.json (runs unfolded and unfused)")
       ->type_name("DIR");
+  c.app
+      ->add_option("--max-memory", opt->max_memory,
+                   "stop when tensors would hold more than this (512M, 4G; default 3/4 of RAM)")
+      ->type_name("BYTES");
+  c.app
+      ->add_option("--timeout", opt->timeout,
+                   "stop a run that takes longer than this many seconds (each --bench run too)")
+      ->type_name("S")
+      ->check(CLI::NonNegativeNumber);
   c.app->add_flag("--no-fold", opt->no_fold,
                   "do not fold constant subgraphs at load (--disable-pass fold-constants)");
   c.app->add_flag("--no-fuse", opt->no_fuse,

@@ -35,6 +35,8 @@ complete -c onnxtool -n '__fish_seen_subcommand_from run' -l profile -d 'time pe
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l top -r -d 'nodes to list with --profile (default 10)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l data-dir -r -d 'directory holding external data (default: the model'\''s directory)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l dump-values -r -d 'write every value the run produces to DIR as .npy, listed in DIR/values.json (runs unfolded and unfused)'
+complete -c onnxtool -n '__fish_seen_subcommand_from run' -l max-memory -r -d 'stop when tensors would hold more than this (512M, 4G; default 3/4 of RAM)'
+complete -c onnxtool -n '__fish_seen_subcommand_from run' -l timeout -r -d 'stop a run that takes longer than this many seconds (each --bench run too)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l no-fold -d 'do not fold constant subgraphs at load (--disable-pass fold-constants)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l no-fuse -d 'do not rewrite the graph for speed (fusions: results differ by rounding)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l disable-pass -r -d 'leave out an executor pass (repeatable): fuse-dequantized, fold-constants, widen-float16, fuse-channel-affine, fuse-scaled-output, fuse-residual, fuse-epilogue'

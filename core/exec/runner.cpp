@@ -2,6 +2,7 @@
 #include "core/exec/runner.h"
 
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <new>
 
@@ -210,9 +211,42 @@ void Runner::run_node(const PlanNode& pn, Frame& frame) const {
   for (int slot : pn.release) frame.slots[static_cast<std::size_t>(slot)] = Value();
 }
 
+namespace {
+thread_local const RunDeadline* t_deadline = nullptr;
+}  // namespace
+
+RunDeadline::RunDeadline(double seconds) : previous_(t_deadline), seconds_(seconds) {
+  if (seconds <= 0) return;
+  end_ = std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(seconds));
+  t_deadline = this;
+}
+
+RunDeadline::~RunDeadline() {
+  if (t_deadline == this) t_deadline = previous_;
+}
+
+void RunDeadline::check() {
+  const RunDeadline* d = t_deadline;
+  if (!d || std::chrono::steady_clock::now() < d->end_) return;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", d->seconds_);
+  throw Error(
+      ErrorKind::invalid, "exec.timeout", "", "",
+      std::string("the run took longer than its time limit of ") + limit + " s (--timeout)");
+}
+
 void Runner::run(Frame& frame) const {
   using Clock = std::chrono::steady_clock;
   for (const auto& pn : frame.plan->nodes) {
+    if (t_deadline) {
+      try {
+        RunDeadline::check();
+      } catch (const Error& e) {
+        fail_at(pn, e.kind(), e.rule(), e.message());
+      }
+    }
     if (!frame.plan->timed) {
       run_node(pn, frame);
       continue;
@@ -228,6 +262,7 @@ void Runner::run(Frame& frame) const {
 
 std::vector<Value> Runner::run_graph(const GraphPlan& plan, const std::vector<Value>& inputs,
                                      const Frame* parent) const {
+  RunDeadline::check();  // a Loop whose body has no node still stops
   Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), parent,
               parent ? parent->observer : nullptr};
   for (std::size_t i = 0; i < plan.input_slots.size(); ++i) {

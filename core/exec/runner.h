@@ -4,6 +4,7 @@
 // one Error at the node.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,24 @@ namespace exec_detail {
 class NodeError : public Error {
  public:
   using Error::Error;
+};
+
+// The time the calling thread's runs may take (--timeout): set for the length of one run; the
+// runner checks it before each node and each subgraph call (a runaway Loop stops within one
+// iteration's node), and fails the node with exec.timeout when it has passed.
+class RunDeadline {
+ public:
+  explicit RunDeadline(double seconds);  // <= 0: none
+  ~RunDeadline();
+  RunDeadline(const RunDeadline&) = delete;
+  RunDeadline& operator=(const RunDeadline&) = delete;
+  // Throws Error(exec.timeout) when the calling thread's deadline has passed.
+  static void check();
+
+ private:
+  const RunDeadline* previous_;
+  std::chrono::steady_clock::time_point end_;
+  double seconds_ = 0;
 };
 
 class Runner {

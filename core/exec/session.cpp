@@ -377,6 +377,7 @@ std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>
               observer};
   bind_feeds(feeds, frame);
   if (observer) report_inputs(feeds, *observer);
+  const exec_detail::RunDeadline deadline(options_.timeout_seconds);
   runner_->run(frame);
   std::vector<Value> outs;
   outs.reserve(plan.outputs.size());

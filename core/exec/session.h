@@ -72,6 +72,8 @@ struct SessionOptions {
   // Run shape inference at planning, so that kernels' prepare steps know input shapes.
   bool infer_shapes = true;
   bool profile = false;  // time every node of the main graph
+  // A run that takes longer fails at the node it reached (exec.timeout); 0: no limit.
+  double timeout_seconds = 0;
   // nullptr: the parser core/text registers (default_function_body_parser()), if any.
   FunctionBodyParser function_parser;
   // Run a spec function's body even where the operator has a kernel (only for versions whose

@@ -38,8 +38,35 @@ class DefaultAllocator final : public StorageAllocator {
 DefaultAllocator g_default_allocator;
 std::atomic<StorageAllocator*> g_allocator{&g_default_allocator};
 std::atomic<int64_t> g_allocations{0}, g_allocated_bytes{0};
+// Owned bytes alive now, and the most they may reach (set_storage_limit).
+std::atomic<int64_t> g_live_bytes{0}, g_live_limit{INT64_MAX};
+
+std::string mib(int64_t bytes) {
+  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+// Counts `capacity` more live bytes, or throws when that passes the limit (nothing counted).
+void reserve_live(std::size_t bytes) {
+  const int64_t limit = g_live_limit.load(std::memory_order_relaxed);
+  if (bytes > static_cast<std::size_t>(INT64_MAX / 2)) throw std::bad_alloc();
+  const auto capacity = static_cast<int64_t>(bytes);
+  const int64_t live = g_live_bytes.fetch_add(capacity, std::memory_order_relaxed) + capacity;
+  if (live <= limit) return;
+  g_live_bytes.fetch_sub(capacity, std::memory_order_relaxed);
+  throw Error(ErrorKind::invalid, "exec.memory-limit", "", "",
+              "a tensor of " + mib(capacity) + " would take the tensors held to " + mib(live) +
+                  ", past the memory limit of " + mib(limit) + " (--max-memory)");
+}
 
 }  // namespace
+
+void set_storage_limit(int64_t bytes) {
+  g_live_limit.store(bytes > 0 ? bytes : INT64_MAX, std::memory_order_relaxed);
+}
+
+int64_t storage_live_bytes() {
+  return g_live_bytes.load(std::memory_order_relaxed);
+}
 
 StorageAllocator* set_storage_allocator(StorageAllocator* a) {
   StorageAllocator* previous = g_allocator.exchange(a ? a : &g_default_allocator);
@@ -60,7 +87,13 @@ std::shared_ptr<Storage> Storage::allocate(std::size_t bytes, Fill fill) {
   const std::size_t capacity = bytes ? (bytes + 63) / 64 * 64 : 64;
   if (capacity < bytes) throw std::bad_alloc();
   StorageAllocator* allocator = g_allocator.load(std::memory_order_acquire);
-  s->data_ = static_cast<std::byte*>(allocator->allocate(capacity));
+  reserve_live(capacity);
+  try {
+    s->data_ = static_cast<std::byte*>(allocator->allocate(capacity));
+  } catch (...) {
+    g_live_bytes.fetch_sub(static_cast<int64_t>(capacity), std::memory_order_relaxed);
+    throw;
+  }
   s->allocator_ = allocator;
   s->capacity_ = capacity;
   // The tail past `bytes` is zeroed either way: SIMD loops may read whole vectors there.
@@ -85,7 +118,9 @@ std::shared_ptr<Storage> Storage::view(const void* data, std::size_t bytes,
 }
 
 Storage::~Storage() {
-  if (owned_) allocator_->release(data_, capacity_);
+  if (!owned_) return;
+  allocator_->release(data_, capacity_);
+  g_live_bytes.fetch_sub(static_cast<int64_t>(capacity_), std::memory_order_relaxed);
 }
 
 namespace {

@@ -45,6 +45,12 @@ struct StorageCounters {
 };
 StorageCounters storage_counters();
 
+// The most owned storage that may be alive at once (bytes; 0 or less: no limit). An allocation
+// that would pass it throws Error(invalid, "exec.memory-limit") instead of asking the system, so
+// that a model asking for absurd tensors stops with a message, not the OOM killer. Process-wide.
+void set_storage_limit(int64_t bytes);
+int64_t storage_live_bytes();
+
 // A block of bytes: owned (64-byte aligned, writable) or a read-only view kept alive by owner.
 class Storage {
  public:

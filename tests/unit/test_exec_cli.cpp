@@ -249,3 +249,41 @@ g (float[1,1,3,3] x) => (float[1,1,3,3] y) <float[1,1,1,1] w = {2.0}> {
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("unknown-attribute") == std::string::npos);
 }
+
+TEST_CASE("run --timeout stops a runaway Loop, --max-memory an absurd tensor, with clear errors") {
+  TempDir dir;
+  // cond stays true and M is omitted: the Loop never ends on its own.
+  write_file(dir / "runaway.onnxtxt", R"(
+<ir_version: 8, opset_import: ["" : 16]>
+g (float[2] x) => (float[2] y) {
+  t = Constant <value = bool {1}> ()
+  y = Loop (, t, x) <body = b (int64 i, bool ci, float[2] v) => (bool co, float[2] vo) {
+    co = Identity (ci)
+    vo = Neg (v)
+  }>
+}
+)");
+  auto r = run_onnxtool({"run", "runaway.onnxtxt", "--random-inputs", "--timeout", "0.2"}, "",
+                        dir.path());
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("graph.node[1] (Loop) attribute body: node[") != std::string::npos);
+  CHECK(r.err.find("the run took longer than its time limit of 0.2 s (--timeout) "
+                   "[exec.timeout]") != std::string::npos);
+  // 4e9 floats: 15 GiB asked for.
+  write_file(dir / "huge.onnxtxt", R"(
+<ir_version: 8, opset_import: ["" : 16]>
+g (float[1] x) => (float[N] y) {
+  s = Constant <value = int64[1] {4000000000}> ()
+  y = Expand (x, s)
+}
+)");
+  r = run_onnxtool({"run", "huge.onnxtxt", "--random-inputs", "--max-memory", "64M"}, "",
+                   dir.path());
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("graph.node[1] (Expand): a tensor of 15259 MiB would take the tensors held "
+                   "to 15259 MiB, past the memory limit of 64 MiB (--max-memory) "
+                   "[exec.memory-limit]") != std::string::npos);
+  r = run_onnxtool({"run", "huge.onnxtxt", "--random-inputs", "--max-memory", "lots"}, "",
+                   dir.path());
+  CHECK(r.exit_code == 2);
+}
