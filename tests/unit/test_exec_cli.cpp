@@ -266,7 +266,8 @@ g (float[2] x) => (float[2] y) {
   auto r = run_onnxtool({"run", "runaway.onnxtxt", "--random-inputs", "--timeout", "0.2"}, "",
                         dir.path());
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("graph.node[1] (Loop) attribute body: node[") != std::string::npos);
+  // At the Loop, or at the body's node the clock ran out before.
+  CHECK(r.err.find("graph.node[1] (Loop)") != std::string::npos);
   CHECK(r.err.find("the run took longer than its time limit of 0.2 s (--timeout) "
                    "[exec.timeout]") != std::string::npos);
   // 4e9 floats: 15 GiB asked for.
