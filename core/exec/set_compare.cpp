@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 
 #include "core/ir/location.h"
 #include "core/ir/order.h"
+#include "core/types/element.h"
+#include "core/types/float_formats.h"
 #include "onnx.pb.h"
 
 namespace onnxtool {
@@ -49,6 +53,35 @@ Producers from_set(const ValueSet& s) {
   int rank = 0;
   for (const auto& v : s.values) out.emplace(v.key(), Producer{rank++, v.node, v.op, v.inputs});
   return out;
+}
+
+bool is_real_float(DataType t) {
+  return t == DataType::float16 || t == DataType::bfloat16 || t == DataType::float32 ||
+         t == DataType::float64;
+}
+
+// A real floating tensor as float64: a float32 or float16 result meets a float64 reference
+// (a run of the same model in double precision) element by element.
+Tensor widened(const Tensor& t) {
+  Tensor out(DataType::float64, t.shape());
+  double* o = out.mutable_data<double>();
+  visit_type(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+      for (int64_t i = 0; i < t.numel(); ++i) o[i] = to_float(t.data<T>()[i]);
+    } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      for (int64_t i = 0; i < t.numel(); ++i) o[i] = t.data<T>()[i];
+    }
+  });
+  return out;
+}
+
+// The two as compared: real floating tensors of different widths both as float64.
+std::pair<Value, Value> comparable(Value a, Value b) {
+  if (a.is_tensor() && b.is_tensor() && a.tensor().dtype() != b.tensor().dtype() &&
+      is_real_float(a.tensor().dtype()) && is_real_float(b.tensor().dtype()))
+    return {Value(widened(a.tensor())), Value(widened(b.tensor()))};
+  return {std::move(a), std::move(b)};
 }
 
 bool knows_nodes(const ValueSet& s) {
@@ -111,7 +144,8 @@ SetComparison compare_sets(const ValueSet& a, const ValueSet& b, const SetCompar
       d.op = c.by->op;
       d.inputs = c.by->inputs;
     }
-    d.cmp = compare_values(load_value(*c.a), load_value(*c.b), o.tolerance);
+    const auto [va, vb] = comparable(load_value(*c.a), load_value(*c.b));
+    d.cmp = compare_values(va, vb, o.tolerance);
     if (!d.cmp.ok) {
       ++out.divergent;
       if (out.first_divergent < 0) out.first_divergent = static_cast<int>(out.values.size());

@@ -177,3 +177,24 @@ TEST_CASE("convert --expose-values makes intermediate values typed graph outputs
   CHECK(r.exit_code == 2);
   CHECK_FALSE(fs::exists(dir / "x.onnx"));
 }
+
+TEST_CASE("compare holds float32 values against a float64 run of the same model") {
+  TempDir dir;
+  std::string wide = kModel;
+  for (std::size_t at; (at = wide.find("float[4]")) != std::string::npos;)
+    wide.replace(at, 8, "double[4]");
+  write_file(dir / "m.onnxtxt", kModel);
+  write_file(dir / "w.onnxtxt", wide);
+  REQUIRE(
+      run_onnxtool({"run", "m.onnxtxt", "--random-inputs", "--dump-values", "f"}, "", dir.path())
+          .exit_code == 0);
+  // --random-inputs draws the same uniform values for both runs, each in its own type; without
+  // the widening the two would differ in type (a structural difference, exit 1).
+  REQUIRE(
+      run_onnxtool({"run", "w.onnxtxt", "--random-inputs", "--dump-values", "d"}, "", dir.path())
+          .exit_code == 0);
+  auto r = run_onnxtool({"compare", "f", "d", "--model", "m.onnxtxt", "--all"}, "", dir.path());
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("compared 8 values") != std::string::npos);
+  CHECK(r.out.find(": 0 diverge") != std::string::npos);
+}
