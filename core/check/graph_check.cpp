@@ -331,8 +331,10 @@ void report_order(CheckContext& ctx,
     ctx.report("graph.cycle", graph_location(prefix),
                "nodes depend on each other in a cycle: " + list + "; expected an acyclic graph");
   }
+  std::set<std::pair<std::string, std::string>> reported;  // (location, value): one line each
   for (const auto& use : scope.late_uses) {
     if (cycle.count(use.user) && cycle.count(use.producer)) continue;
+    if (!reported.emplace(use.location, use.name).second) continue;  // Add (w, w)
     ctx.report("graph.not-topological", use.location,
                "input " + quoted_name(use.name) + " is produced later, by " +
                    node_location(scope.prefix, use.producer, nodes.Get(use.producer)) +
