@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <deque>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 
@@ -317,12 +318,14 @@ std::unique_ptr<GraphPlan> GraphBuilder::build_function(
   }
   // In the order of the data, as graphs are (order_by_data); a body's nodes keep their stored
   // places in messages.
-  const DependencyOrder order = node_order(nodes);
-  if (!order.sorted())
+  DependencyOrder order = node_order(nodes);
+  if (!order.sorted()) {
     ctx_.problem("exec.cycle", plan_->prefix,
-                 "nodes depend on each other in a cycle: " +
-                     describe_cycle(plan_->prefix, nodes, order.cycle));
-  for (int i : order.sorted() ? order.order : order_or_stored(nodes)) {
+                 kCycleIntro + describe_cycle(plan_->prefix, nodes, order.cycle));
+    order.order.resize(static_cast<std::size_t>(nodes.size()));  // planned as stored
+    std::iota(order.order.begin(), order.order.end(), 0);
+  }
+  for (int i : order.order) {
     plan_->owned_nodes.push_back(substitute_attributes(nodes[i], attrs));
     add_node(*plan_->owned_nodes.back(), i, nullptr);
   }
@@ -640,11 +643,9 @@ void order_graph(PlanContext& ctx, ir::Graph& g, const std::string& prefix, Late
     late.count += count;
     std::vector<ir::Node*> cycle;
     if (!g.toposort(&cycle)) {
-      std::string path;
-      for (const ir::Node* n : cycle) path += stored_location(prefix, g, *n) + " -> ";
-      path += stored_location(prefix, g, *cycle.front());
-      ctx.problem("exec.cycle", stored_location(prefix, g, *cycle.front()),
-                  "nodes depend on each other in a cycle: " + path);
+      std::vector<std::string> locations;
+      for (const ir::Node* n : cycle) locations.push_back(stored_location(prefix, g, *n));
+      ctx.problem("exec.cycle", locations.front(), kCycleIntro + cycle_path(locations));
     }
   }
   for (ir::Node& n : g.nodes())

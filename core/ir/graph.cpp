@@ -922,46 +922,40 @@ bool Graph::is_topologically_sorted() const {
   return late_readers() == 0;
 }
 
-int Graph::late_readers(const Node** first) const {
-  std::unordered_map<const Node*, int> position;
-  int i = 0;
-  for (const Node& n : nodes()) position[&n] = i++;
-  int late = 0;
-  for (const Node& n : nodes()) {
-    const auto deps = local_dependencies(n);
-    const bool is_late = std::any_of(deps.begin(), deps.end(), [&](const Node* dep) {
-      return position.at(dep) >= position.at(&n);
-    });
-    if (is_late && late++ == 0 && first) *first = &n;
-  }
-  return late;
-}
-
-Status Graph::toposort(std::vector<Node*>* cycle) {
-  const std::vector<Node*> order = node_list();
+std::vector<std::vector<int>> Graph::dependency_lists(const std::vector<Node*>& order) const {
   std::unordered_map<const Node*, int> position;
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
   std::vector<std::vector<int>> dependencies(order.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     for (const Node* dep : local_dependencies(*order[i]))
       dependencies[i].push_back(position.at(dep));
-  const DependencyOrder sorted = order_by_dependencies(dependencies);
+  return dependencies;
+}
+
+int Graph::late_readers(const Node** first) const {
+  const std::vector<Node*> order = node_list();
+  int at = -1;
+  const int late = late_count(dependency_lists(order), &at);
+  if (first && at >= 0) *first = order[static_cast<std::size_t>(at)];
+  return late;
+}
+
+Status Graph::toposort(std::vector<Node*>* cycle) {
+  const std::vector<Node*> order = node_list();
+  const DependencyOrder sorted = order_by_dependencies(dependency_lists(order));
   if (cycle) cycle->clear();
   if (sorted.sorted()) {
     for (int i : sorted.order)
       nodes_.splice(nodes_.end(), nodes_, order[static_cast<std::size_t>(i)]->position_);
     return Status::success();
   }
-  const std::vector<int>& loop = sorted.cycle;
-  auto located = [&](int i) {
-    return node_location("", i, order[static_cast<std::size_t>(i)]->proto());
-  };
-  std::string message = "nodes depend on each other in a cycle:";
-  for (int i : loop) message += " " + located(i) + " ->";
-  message += " " + located(loop.front());
-  if (cycle)
-    for (int i : loop) cycle->push_back(order[static_cast<std::size_t>(i)]);
-  return Status::failure(message);
+  std::vector<std::string> locations;
+  for (int i : sorted.cycle) {
+    const Node* n = order[static_cast<std::size_t>(i)];
+    locations.push_back(node_location("", i, n->proto()));
+    if (cycle) cycle->push_back(order[static_cast<std::size_t>(i)]);
+  }
+  return Status::failure(kCycleIntro + cycle_path(locations));
 }
 
 // ---- ModelGraph --------------------------------------------------------------------------

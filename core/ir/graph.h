@@ -384,6 +384,8 @@ class Graph {
                            bool rename_declarations);
   void rename_local(const std::string& old_name, const std::string& new_name);
   std::vector<Node*> local_dependencies(const Node& node) const;
+  // For nodes listed in `order`: the positions in it of each one's local dependencies.
+  std::vector<std::vector<int>> dependency_lists(const std::vector<Node*>& order) const;
   bool is_read_except(const std::string& value, const Node* except) const;
   void declare(const std::string& name);
   void undeclare(const std::string& name);

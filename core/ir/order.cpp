@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -130,23 +131,22 @@ std::vector<int> order_or_stored(const NodeList& nodes) {
   DependencyOrder d = node_order(nodes);
   if (d.sorted()) return std::move(d.order);
   std::vector<int> stored(static_cast<std::size_t>(nodes.size()));
-  for (std::size_t i = 0; i < stored.size(); ++i) stored[i] = static_cast<int>(i);
+  std::iota(stored.begin(), stored.end(), 0);
   return stored;
 }
 
-namespace {
-
-// Nodes reading a value produced at or after their own place; the first one's index in *first.
-int count_late(const std::vector<std::vector<int>>& deps, int* first) {
+int late_count(const std::vector<std::vector<int>>& dependencies, int* first) {
   int late = 0;
-  for (std::size_t i = 0; i < deps.size(); ++i) {
-    const bool is_late = std::any_of(deps[i].begin(), deps[i].end(),
-                                     [&](int d) { return d >= static_cast<int>(i); });
-    if (!is_late) continue;
-    if (late++ == 0 && first) *first = static_cast<int>(i);
+  for (std::size_t i = 0; i < dependencies.size(); ++i) {
+    const auto& deps = dependencies[i];
+    const bool is_late =
+        std::any_of(deps.begin(), deps.end(), [&](int d) { return d >= static_cast<int>(i); });
+    if (is_late && late++ == 0 && first) *first = static_cast<int>(i);
   }
   return late;
 }
+
+namespace {
 
 // Puts element order[k] of `nodes` at place k for every k, by swaps (no message is copied).
 void permute(NodeList& nodes, const std::vector<int>& order) {
@@ -179,7 +179,7 @@ void sort_subgraphs(onnx::NodeProto& node, const std::string& node_loc, NodeSort
 void sort_list(NodeList& nodes, const std::string& prefix, NodeSortReport& report) {
   const auto deps = node_dependencies(nodes);
   int first = -1;
-  const int late = count_late(deps, &first);
+  const int late = late_count(deps, &first);
   if (late > 0) {
     if (report.late_readers == 0)
       report.first_late = node_location(prefix, first, nodes.Get(first));
@@ -199,7 +199,7 @@ void sort_list(NodeList& nodes, const std::string& prefix, NodeSortReport& repor
 }  // namespace
 
 int late_readers(const NodeList& nodes) {
-  return count_late(node_dependencies(nodes), nullptr);
+  return late_count(node_dependencies(nodes));
 }
 
 NodeSortReport sort_model_nodes(onnx::ModelProto& model) {
@@ -221,12 +221,17 @@ NodeSortReport sort_model_nodes(onnx::ModelProto& model) {
   return report;
 }
 
+std::string cycle_path(const std::vector<std::string>& locations) {
+  std::string s;
+  for (const auto& at : locations) s += at + " -> ";
+  return locations.empty() ? s : s + locations.front();
+}
+
 std::string describe_cycle(const std::string& prefix, const NodeList& nodes,
                            const std::vector<int>& cycle) {
-  std::string s;
-  for (int i : cycle) s += node_location(prefix, i, nodes.Get(i)) + " -> ";
-  if (!cycle.empty()) s += node_location(prefix, cycle.front(), nodes.Get(cycle.front()));
-  return s;
+  std::vector<std::string> locations;
+  for (int i : cycle) locations.push_back(node_location(prefix, i, nodes.Get(i)));
+  return cycle_path(locations);
 }
 
 }  // namespace onnxtool

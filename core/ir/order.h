@@ -41,6 +41,10 @@ std::vector<std::vector<int>> node_dependencies(
 // The order of a node list by its data.
 DependencyOrder node_order(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes);
 
+// How many nodes depend on a node at or after their own place (0: the list is sorted); the first
+// such node's index in *first.
+int late_count(const std::vector<std::vector<int>>& dependencies, int* first = nullptr);
+
 // The order by the data, or the stored one (0, 1, ...) when a cycle prevents it.
 std::vector<int> order_or_stored(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes);
 
@@ -56,13 +60,19 @@ struct NodeSortReport {
   int graphs_reordered = 0;         // graphs and function bodies whose node order changed
   int late_readers = 0;             // nodes that read a value produced after them, before sorting
   std::string first_late;           // the location of the first of those
-  std::vector<std::string> cycles;  // one message per list that could not be sorted (unchanged)
+  std::vector<std::string> cycles;  // cycle_path of each list that could not be sorted
 };
 
 // Reorders, in place (elements swapped, nothing copied), the nodes of the main graph, training
 // graphs, every subgraph and every model-local function body by their data. A list with a cycle
 // is left as it is and named in the report.
 NodeSortReport sort_model_nodes(onnx::ModelProto& model);
+
+// What a message about a cycle starts with, before its cycle_path.
+inline constexpr const char* kCycleIntro = "nodes depend on each other in a cycle: ";
+
+// "A -> B -> A" from the locations of a cycle's nodes (producers first).
+std::string cycle_path(const std::vector<std::string>& locations);
 
 // "graph.node[3] "a" (Relu) -> graph.node[5] "b" (Add) -> graph.node[3] "a" (Relu)": a cycle
 // given by node positions in `nodes`, located under `prefix`.
