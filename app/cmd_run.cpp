@@ -512,15 +512,15 @@ int64_t memory_limit(const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  const std::string unit = text.substr(used);
+  // Nothing after the number, or one unit letter: K, M, G, T (powers of 1024).
   const std::string units = "KMGT";
-  double scale = 1;
-  if (unit.size() == 1 && units.find(static_cast<char>(std::toupper(unit[0]))) != std::string::npos)
-    scale = std::pow(1024.0, 1 + static_cast<double>(units.find(static_cast<char>(
-                                     std::toupper(static_cast<unsigned char>(unit[0]))))));
-  else if (!unit.empty())
-    used = 0;
-  if (used == 0 || !(value > 0) || value * scale > 9e18)
+  const std::size_t unit =
+      used + 1 == text.size()
+          ? units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(text[used]))))
+          : std::string::npos;
+  const double scale = unit == std::string::npos ? 1 : std::pow(1024.0, double(unit + 1));
+  const bool parsed = used > 0 && (used == text.size() || unit != std::string::npos);
+  if (!parsed || !(value > 0) || value * scale > 9e18)
     throw_usage("--max-memory " + text + ": expected a size in bytes, like 512M, 4G or 1048576");
   return static_cast<int64_t>(value * scale);
 }

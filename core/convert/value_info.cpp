@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/diag/diagnostic.h"
@@ -121,12 +122,12 @@ ExposedValues expose_values(Model& model, const std::function<bool(const std::st
   const InferResult types = infer_model(model, {}, sink);
   const GraphResult& main = types.graphs.front();
   onnx::GraphProto& g = *model.proto->mutable_graph();
-  std::unordered_map<std::string, bool> is_output;
-  for (const auto& o : g.output()) is_output[o.name()] = true;
+  std::unordered_set<std::string> outputs;
+  for (const auto& o : g.output()) outputs.insert(o.name());
   ExposedValues out;
   for (int i : order_or_stored(g.node())) {
     for (const auto& name : g.node(i).output()) {
-      if (name.empty() || is_output[name] || !wanted(name)) continue;
+      if (name.empty() || outputs.count(name) || !wanted(name)) continue;
       const ValueRecord* r = main.find(name);
       if (!r || r->type.is_unknown() || (r->type.is_tensor() && r->type.elem == 0)) {
         out.untyped.push_back(name);
@@ -135,7 +136,7 @@ ExposedValues expose_values(Model& model, const std::function<bool(const std::st
       auto* v = g.add_output();
       v->set_name(name);
       type_to_proto(r->type, *v->mutable_type());
-      is_output[name] = true;
+      outputs.insert(name);
       ++out.added;
     }
   }

@@ -227,26 +227,20 @@ RunDeadline::~RunDeadline() {
   if (t_deadline == this) t_deadline = previous_;
 }
 
-void RunDeadline::check() {
+std::string RunDeadline::passed() {
   const RunDeadline* d = t_deadline;
-  if (!d || std::chrono::steady_clock::now() < d->end_) return;
+  if (!d || std::chrono::steady_clock::now() < d->end_) return "";
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", d->seconds_);
-  throw Error(
-      ErrorKind::invalid, "exec.timeout", "", "",
-      std::string("the run took longer than its time limit of ") + limit + " s (--timeout)");
+  return std::string("the run took longer than its time limit of ") + limit + " s (--timeout)";
 }
 
 void Runner::run(Frame& frame) const {
   using Clock = std::chrono::steady_clock;
   for (const auto& pn : frame.plan->nodes) {
-    if (t_deadline) {
-      try {
-        RunDeadline::check();
-      } catch (const Error& e) {
-        fail_at(pn, e.kind(), e.rule(), e.message());
-      }
-    }
+    if (t_deadline)
+      if (std::string late = RunDeadline::passed(); !late.empty())
+        fail_at(pn, ErrorKind::invalid, "exec.timeout", late);
     if (!frame.plan->timed) {
       run_node(pn, frame);
       continue;
@@ -262,7 +256,9 @@ void Runner::run(Frame& frame) const {
 
 std::vector<Value> Runner::run_graph(const GraphPlan& plan, const std::vector<Value>& inputs,
                                      const Frame* parent) const {
-  RunDeadline::check();  // a Loop whose body has no node still stops
+  // A Loop whose body has no node still stops (at the Loop).
+  if (std::string late = RunDeadline::passed(); !late.empty())
+    throw Error(ErrorKind::invalid, "exec.timeout", "", "", late);
   Frame frame{&plan, std::vector<Value>(static_cast<std::size_t>(plan.num_slots)), parent,
               parent ? parent->observer : nullptr};
   for (std::size_t i = 0; i < plan.input_slots.size(); ++i) {

@@ -33,8 +33,9 @@ class RunDeadline {
   ~RunDeadline();
   RunDeadline(const RunDeadline&) = delete;
   RunDeadline& operator=(const RunDeadline&) = delete;
-  // Throws Error(exec.timeout) when the calling thread's deadline has passed.
-  static void check();
+  // What to say when the calling thread's deadline has passed; "" while it has not (or there
+  // is none).
+  static std::string passed();
 
  private:
   const RunDeadline* previous_;

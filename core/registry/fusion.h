@@ -44,6 +44,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -149,6 +150,14 @@ int64_t dequantized_inputs_of(const AttrView& attrs);
 // The index of the scale input (the bias input follows it) of a node whose int32 output became
 // float32 through a scaled-output fusion; -1 when it has none.
 inline constexpr const char* kScaledOutputAttribute = "onnxtool.scaled_output";
+
+// Each of the passes' attributes lives under kExecutorAttributePrefix (run's unknown-attribute
+// warning skips them by it).
+static_assert(std::string_view(kEpilogueKindAttribute).starts_with(kExecutorAttributePrefix) &&
+              std::string_view(kEpilogueParamsAttribute).starts_with(kExecutorAttributePrefix) &&
+              std::string_view(kResidualInputAttribute).starts_with(kExecutorAttributePrefix) &&
+              std::string_view(kDequantizedInputsAttribute).starts_with(kExecutorAttributePrefix) &&
+              std::string_view(kScaledOutputAttribute).starts_with(kExecutorAttributePrefix));
 int64_t scaled_output_of(const AttrView& attrs);
 
 }  // namespace onnxtool
