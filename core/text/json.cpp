@@ -5,6 +5,7 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "core/diag/error.h"
@@ -37,29 +38,58 @@ bool valid_utf8(const std::string& s) {
   return true;
 }
 
-// The path of the first string (not bytes) field that is not UTF-8, which JSON cannot carry.
-std::optional<std::string> non_utf8_field(const pb::Message& m, const std::string& path) {
-  std::vector<const pb::FieldDescriptor*> fields;
-  m.GetReflection()->ListFields(m, &fields);
+// What a probe finds in one message (its path given), or nothing.
+using MessageProbe =
+    std::function<std::optional<std::string>(const pb::Message&, const std::string&)>;
+
+// The first finding of `probe` in m or in a message inside it, depth first, in field order.
+std::optional<std::string> first_in_messages(const pb::Message& m, const std::string& path,
+                                             const MessageProbe& probe) {
+  if (auto found = probe(m, path)) return found;
   const pb::Reflection* r = m.GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  r->ListFields(m, &fields);
   for (const auto* f : fields) {
+    if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
     const std::string here = path + (path.empty() ? "" : ".") + f->name();
-    if (f->type() == pb::FieldDescriptor::TYPE_STRING) {
-      if (!f->is_repeated() && !valid_utf8(r->GetString(m, f))) return here;
-      for (int i = 0; f->is_repeated() && i < r->FieldSize(m, f); ++i)
-        if (!valid_utf8(r->GetRepeatedString(m, f, i))) return here + "[" + std::to_string(i) + "]";
-    } else if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
-      if (!f->is_repeated()) {
-        if (auto p = non_utf8_field(r->GetMessage(m, f), here)) return p;
-        continue;
-      }
-      for (int i = 0; i < r->FieldSize(m, f); ++i)
-        if (auto p = non_utf8_field(r->GetRepeatedMessage(m, f, i),
-                                    here + "[" + std::to_string(i) + "]"))
-          return p;
+    const int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
+    for (int i = 0; i < n; ++i) {
+      const pb::Message& inner =
+          f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f);
+      const std::string at = f->is_repeated() ? here + "[" + std::to_string(i) + "]" : here;
+      if (auto found = first_in_messages(inner, at, probe)) return found;
     }
   }
   return std::nullopt;
+}
+
+// The path of the first string (not bytes) field that is not UTF-8, which JSON cannot carry.
+std::optional<std::string> non_utf8_field(const pb::Message& model) {
+  return first_in_messages(
+      model, "", [](const pb::Message& m, const std::string& path) -> std::optional<std::string> {
+        const pb::Reflection* r = m.GetReflection();
+        std::vector<const pb::FieldDescriptor*> fields;
+        r->ListFields(m, &fields);
+        for (const auto* f : fields) {
+          if (f->type() != pb::FieldDescriptor::TYPE_STRING) continue;
+          const std::string here = path + (path.empty() ? "" : ".") + f->name();
+          if (!f->is_repeated() && !valid_utf8(r->GetString(m, f))) return here;
+          for (int i = 0; f->is_repeated() && i < r->FieldSize(m, f); ++i)
+            if (!valid_utf8(r->GetRepeatedString(m, f, i)))
+              return here + "[" + std::to_string(i) + "]";
+        }
+        return std::nullopt;
+      });
+}
+
+// The path of the first message holding fields that onnx.proto does not define (kept by the
+// binary and text formats, dropped by protobuf's JSON mapping); "model" for the top level.
+std::optional<std::string> unknown_fields_at(const pb::Message& model) {
+  return first_in_messages(
+      model, "", [](const pb::Message& m, const std::string& path) -> std::optional<std::string> {
+        if (m.GetReflection()->GetUnknownFields(m).empty()) return std::nullopt;
+        return path.empty() ? std::string("model") : path;
+      });
 }
 
 // protobuf prints -0.0 as the number -0, which its own parser reads back as +0 (an integer);
@@ -92,10 +122,15 @@ std::string keep_negative_zeros(const std::string& json) {
 }  // namespace
 
 std::string model_to_json(const onnx::ModelProto& model) {
-  if (auto field = non_utf8_field(model, ""))
+  if (auto field = non_utf8_field(model))
     throw_invalid("json.not-utf8", "", "",
                   field->substr(0, 200) +
                       " is not UTF-8, which JSON cannot carry; write the text format instead");
+  if (auto where = unknown_fields_at(model))
+    throw_invalid("json.unknown-fields", "", "",
+                  where->substr(0, 200) +
+                      " has fields onnx.proto does not define, which JSON cannot carry; write the "
+                      "text format instead");
   pb::util::JsonPrintOptions options;
   options.add_whitespace = true;
   std::string out;

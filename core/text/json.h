@@ -4,8 +4,9 @@
 // name. Reading accepts the original snake_case names too. Fields present with their default
 // value (proto2 presence) are kept, and -0.0 is written so that it reads back negative, so
 // binary -> JSON -> binary is exact, with two limits of the mapping itself: every NaN is
-// "NaN" (sign and payload are not kept), and string fields must be UTF-8 (a model with other
-// bytes in a name or doc_string is refused; the text format carries them).
+// "NaN" (sign and payload are not kept), string fields must be UTF-8 (a model with other
+// bytes in a name or doc_string is refused; the text format carries them), and fields that
+// onnx.proto does not define cannot be written (refused too; the text format keeps them).
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ModelProto as JSON: protobuf's JSON mapping both ways, exact within what the mapping carries.
 #include <doctest/doctest.h>
+#include <google/protobuf/unknown_field_set.h>
 
 #include <cmath>
 
@@ -74,6 +75,27 @@ TEST_CASE("what the JSON mapping cannot carry is refused, not silently changed")
   onnx::ModelProto m;
   m.mutable_graph()->add_node()->set_name(std::string("\xff\xfe", 2));
   CHECK(rule_of([&] { text::model_to_json(m); }) == "json.not-utf8");
+  // Fields onnx.proto does not define (a newer writer's, or damage), on the model and deeper:
+  // the binary and text formats keep them, protobuf's JSON mapping would drop them.
+  for (bool nested : {false, true}) {
+    CAPTURE(nested);
+    onnx::ModelProto u;
+    u.set_ir_version(10);
+    auto* node = u.mutable_graph()->add_node();
+    google::protobuf::UnknownFieldSet* unknown =
+        nested ? node->GetReflection()->MutableUnknownFields(node)
+               : u.GetReflection()->MutableUnknownFields(&u);
+    unknown->AddFixed64(12, 0x646e656b630c0712ULL);
+    std::string message;
+    try {
+      text::model_to_json(u);
+    } catch (const Error& e) {
+      message = e.what();
+      CHECK(e.diagnostic().rule == "json.unknown-fields");
+    }
+    CHECK(message.find(nested ? "graph.node[0] has fields" : "model has fields") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("malformed JSON gives one line naming the problem") {
