@@ -2,7 +2,9 @@
 #include "ops/onnx/misc_common.h"
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <limits>
 
 #include "core/exec/blas.h"
 #include "core/types/float_formats.h"
@@ -39,6 +41,19 @@ template <class T, class C>
 bool store_as(C v, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
     out = v != C{0};
+    return true;
+  } else if constexpr (std::is_integral_v<T> && std::is_floating_point_v<C>) {
+    // NaN and values past T's range have no defined conversion in C++ (and the spec gives
+    // none): NaN becomes 0 and the rest saturate.
+    if (std::isnan(v)) {
+      out = T{0};
+    } else if (v <= static_cast<C>(std::numeric_limits<T>::lowest())) {
+      out = std::numeric_limits<T>::lowest();
+    } else if (v >= static_cast<C>(std::numeric_limits<T>::max())) {
+      out = std::numeric_limits<T>::max();
+    } else {
+      out = static_cast<T>(v);
+    }
     return true;
   } else if constexpr (std::is_arithmetic_v<T>) {
     out = static_cast<T>(v);
