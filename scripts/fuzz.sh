@@ -1,22 +1,90 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds the textual syntax parser's fuzz target with clang (libFuzzer, AddressSanitizer, UBSan)
-# in build-fuzz/ and runs it for a bounded time on a corpus seeded with testdata/. Exits
-# non-zero when the fuzzer finds a crash, a hang, a sanitizer report or a round trip that
-# changes a model; the input that did it is left in build-fuzz/ (crash-*, timeout-*).
-#   scripts/fuzz.sh [SECONDS]        (default 60)
+# Runs the libFuzzer targets (tests/fuzz; built by the sanitize preset, clang with AddressSanitizer
+# and UBSan, in build-asan/) for a bounded time each, two at a time (one per core). Corpora are
+# seeded with testdata/ and, when ../shared is there, with the backend models (those up to
+# 64 KiB: node, pytorch-*, simple). Exits non-zero when a fuzzer finds a crash, a hang, a
+# sanitizer report or a broken property; the input that did it is left in
+# build-asan/fuzz/TARGET/ (crash-*, timeout-*), the fuzzer's output in build-asan/fuzz/TARGET.log.
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s; targets: text_parser model_check
+#                                            shape_infer convert executor, default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(model_check shape_infer convert executor text_parser)
+
 scripts/need-clang.sh
-cxx=clang++-14
-cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER="$cxx" -DONNXTOOL_FUZZ=ON \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" >/dev/null
-cmake --build build-fuzz -j2
-corpus=build-fuzz/corpus
-mkdir -p "$corpus"
-cp testdata/text/*.onnxtxt testdata/models/*.onnxtxt testdata/bad/text/*.onnxtxt "$corpus"/
-cd build-fuzz
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ./fuzz_text_parser -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-  -dict=../tests/fuzz/text.dict -print_final_stats=1 corpus
+cmake --preset sanitize >/dev/null
+cmake --build --preset sanitize --target "${targets[@]/#/fuzz_}"
+
+work=build-asan/fuzz
+mkdir -p "$work/seeds-text" "$work/seeds-models"
+cp testdata/text/*.onnxtxt testdata/models/*.onnxtxt testdata/bad/text/*.onnxtxt "$work/seeds-text/"
+find testdata -name '*.onnx' -size -64k -exec cp {} "$work/seeds-models/" \;
+backend=../shared/onnx-backend-tests
+if [ -d "$backend" ]; then
+  for suite in node pytorch-converted pytorch-operator simple; do
+    [ -d "$backend/$suite" ] || continue
+    find "$backend/$suite" -name model.onnx -size -64k | while read -r f; do
+      cp "$f" "$work/seeds-models/$suite-$(basename "$(dirname "$f")").onnx"
+    done
+  done
+else
+  echo "fuzz: $backend not found: model corpora seeded with testdata/ only; fuzz_executor skipped"
+fi
+echo "fuzz: seeds: $(ls "$work/seeds-text" | wc -l) text, $(ls "$work/seeds-models" | wc -l) binary models"
+
+run_target() {
+  local target=$1 seeds=() extra=()
+  case $target in
+    text_parser) seeds=("$work/seeds-text"); extra=(-dict=tests/fuzz/text.dict -max_len=16384) ;;
+    executor) extra=(-max_len=512 -len_control=0) ;;
+    *) seeds=("$work/seeds-models"); extra=(-max_len=65536) ;;
+  esac
+  mkdir -p "$work/$target/corpus"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    "build-asan/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=20 \
+    -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$work/$target/" "${extra[@]}" \
+    "$work/$target/corpus" "${seeds[@]}" >"$work/$target.log" 2>&1
+}
+
+summary() {
+  local target=$1 status=$2 runs
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.log" | tail -1)
+  printf '  %-12s %-6s %10s executions in %s s\n' "$target" "$status" "${runs:-?}" "$seconds"
+}
+
+skip_executor=0
+[ -d "$backend/node" ] || skip_executor=1
+failed=0
+results=()
+pending=("${targets[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
+  batch=("${pending[@]:0:2}")
+  pending=("${pending[@]:2}")
+  pids=()
+  for t in "${batch[@]}"; do
+    if [ "$t" = executor ] && [ $skip_executor = 1 ]; then
+      results+=("$(printf '  %-12s skipped (no backend node tests)' "$t")")
+      continue
+    fi
+    run_target "$t" &
+    pids+=("$t:$!")
+  done
+  for entry in "${pids[@]}"; do
+    t=${entry%%:*}
+    if wait "${entry#*:}"; then
+      results+=("$(summary "$t" ok)")
+    else
+      failed=1
+      results+=("$(summary "$t" FAILED)")
+      echo "== fuzz_$t failed; the end of $work/$t.log:"
+      tail -40 "$work/$t.log"
+    fi
+  done
+done
+echo "== fuzz (${seconds} s per target)"
+printf '%s\n' "${results[@]}"
+exit $failed

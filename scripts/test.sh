@@ -7,8 +7,9 @@
 #   2. the same answers under two BLAS cores and two thread counts (scripts/determinism.sh);
 #   3. AddressSanitizer + UBSan build (clang-14 at -O1 -g1, which builds in two thirds of GCC's
 #      time; the release build already holds the code to GCC's warnings), the same tests
-#      (hostile inputs included) under the sanitizers;
-#   4. the textual syntax parser's libFuzzer target for a bounded time (FUZZ_SECONDS, default 30);
+#      (hostile inputs included) under the sanitizers; it builds the libFuzzer targets too;
+#   4. the five libFuzzer targets (scripts/fuzz.sh), FUZZ_SECONDS each (default 60), two at a
+#      time;
 #   5. formatting check.
 # Each step's time is printed at the end. Whatever OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE say in the
 # environment, every step must pass: the tests that depend on them set them for their children.
@@ -43,9 +44,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build-asan -j2 --output-on-failure
 step_done "sanitizer tests"
 
-echo "== fuzz (text parser, ${FUZZ_SECONDS:-30} s)"
-scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
-step_done "fuzz (build + run)"
+echo "== fuzz (five targets, ${FUZZ_SECONDS:-60} s each)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+step_done "fuzz"
 
 echo "== format"
 scripts/check-format.sh
