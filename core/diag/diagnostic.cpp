@@ -23,10 +23,19 @@ void DiagSink::report(Diagnostic d) {
   if (d.severity == Severity::error) ++errors_;
   if (d.severity == Severity::warning) ++warnings_;
   if (d.file.empty()) d.file = file_;
-  if (items_.size() >= max_stored_) {
-    ++dropped_;
+  if (items_.size() < max_stored_) {
+    items_.push_back(std::move(d));
     return;
   }
+  ++dropped_;
+  // Full: a finding gives way only to a more severe one, so that a capped list of a model with
+  // a few errors among thousands of warnings still shows the errors. The latest of the least
+  // severe kind goes, and the rest keep the order they were reported in.
+  auto weakest = items_.end();
+  for (auto it = items_.begin(); it != items_.end(); ++it)
+    if (weakest == items_.end() || it->severity <= weakest->severity) weakest = it;
+  if (weakest == items_.end() || weakest->severity >= d.severity) return;
+  items_.erase(weakest);
   items_.push_back(std::move(d));
 }
 
@@ -92,9 +101,10 @@ std::string render_text(const std::vector<Diagnostic>& ds, const RenderOptions& 
     }
     out += render_text(d, opt);
   }
+  // "onnxtool: m.onnx: ... and 1659 more [name.not-c-identifier]": which file, when there is one.
   for (const auto& key : fold_order) {
-    out +=
-        opt.program + ": ... and " + std::to_string(folded[key]) + " more [" + key.second + "]\n";
+    out += opt.program + ": " + (key.first.empty() ? "" : key.first + ": ") + "... and " +
+           std::to_string(folded[key]) + " more [" + key.second + "]\n";
   }
   return out;
 }

@@ -24,7 +24,8 @@ struct Diagnostic {
 };
 
 // Collects diagnostics; the library never prints. Counts per severity stay exact even when the
-// stored list is capped.
+// stored list is capped; a capped list keeps the most severe findings (errors before warnings
+// before notes), each kind in the order reported.
 class DiagSink {
  public:
   explicit DiagSink(std::size_t max_stored = SIZE_MAX) : max_stored_(max_stored) {}

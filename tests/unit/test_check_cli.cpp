@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "core/diag/diagnostic.h"
 #include "tests/support/support.h"
 
 using namespace onnxtool;
@@ -92,6 +93,64 @@ TEST_CASE("check: --max-errors caps what is kept, not what is counted") {
   auto text =
       cli({"check", "--max-errors", "1", fixture("type.unknown-elem-type/elem-type-99.onnx")});
   CHECK(text.out.find("invalid: 2 errors (1 more not shown, --max-errors)") != std::string::npos);
+}
+
+TEST_CASE("check: --max-errors keeps the errors when warnings come first") {
+  // Five names that are not C identifiers (warnings, found first) and one undefined input.
+  test::TempDir dir;
+  test::write_file(dir / "m.onnxtxt", R"(<
+  ir_version: 10,
+  opset_import: ["" : 21]
+>
+g (float[2] "in/0") => (float[2] "out/4") {
+  "a/1" = Relu ("in/0")
+  "a/2" = Relu ("a/1")
+  "a/3" = Relu ("a/2")
+  "out/4" = Add ("a/3", nope)
+}
+)");
+  const auto all =
+      nlohmann::json::parse(cli({"check", "--json", (dir / "m.onnxtxt").string()}).out);
+  REQUIRE(all["errors"] == 1);
+  REQUIRE(all["warnings"].get<int>() >= 3);
+  const auto capped = nlohmann::json::parse(
+      cli({"check", "--json", "--max-errors", "2", (dir / "m.onnxtxt").string()}).out);
+  CHECK(capped["errors"] == 1);
+  REQUIRE(capped["diagnostics"].size() == 2);
+  int errors_kept = 0;
+  for (const auto& d : capped["diagnostics"])
+    if (d["severity"] == "error" && d["rule"] == "graph.undefined-input") ++errors_kept;
+  CHECK(errors_kept == 1);
+  const Run text = cli({"check", "--max-errors", "1", (dir / "m.onnxtxt").string()});
+  CHECK(text.err.find("[graph.undefined-input]") != std::string::npos);
+}
+
+TEST_CASE("DiagSink: a capped list gives way to more severe findings, in report order") {
+  DiagSink sink(2);
+  sink.note("n", "", "note 1");
+  sink.warning("w", "", "warning 1");
+  sink.warning("w", "", "warning 2");  // replaces the note
+  sink.error("e", "", "error 1");      // replaces warning 2, the latest of the weakest
+  sink.warning("w", "", "warning 3");  // no room: not more severe than anything kept
+  sink.error("e", "", "error 2");      // replaces warning 1
+  sink.error("e", "", "error 3");      // no room: errors do not displace errors
+  REQUIRE(sink.diagnostics().size() == 2);
+  CHECK(sink.diagnostics()[0].message == "error 1");
+  CHECK(sink.diagnostics()[1].message == "error 2");
+  CHECK(sink.errors() == 3);
+  CHECK(sink.warnings() == 3);
+  CHECK(sink.dropped() == 5);
+}
+
+TEST_CASE("render_text: the line that folds repeats names the file") {
+  std::vector<Diagnostic> ds;
+  for (int i = 0; i < 4; ++i)
+    ds.push_back({Severity::warning, "name.x", "m.onnx", "graph", "warning " + std::to_string(i)});
+  RenderOptions opt;
+  opt.fold_after = 2;
+  const std::string text = render_text(ds, opt);
+  CHECK(text.find("onnxtool: m.onnx: ... and 2 more [name.x]\n") != std::string::npos);
+  CHECK(text.find("warning 2") == std::string::npos);
 }
 
 TEST_CASE("check: --strict turns SHOULD-level warnings into errors") {
