@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cctype>
+#include <charconv>
 #include <sstream>
 
 #include "app/cli.h"
@@ -47,7 +48,15 @@ void build_cli(CliTree& tree) {
       ->type_name("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--threads", g.threads, "worker threads (default: all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            int n = -1;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (ec != std::errc() || end != text.data() + text.size() || n < 0)
+              return "expected a whole number of threads, 0 or more (0: every core)";
+            return "";
+          },
+          "N"));
   for (auto add : all_command_adders()) tree.commands.push_back(add(app, g));
 }
 

@@ -26,6 +26,7 @@
 #include "core/exec/session.h"
 #include "core/exec/value_dump.h"
 #include "core/exec/verbose_log.h"
+#include "core/ir/location.h"
 #include "core/kernels/gemm.h"
 #include "core/model/model.h"
 #include "core/types/npy.h"
@@ -135,6 +136,20 @@ void add_random(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
       throw_usage("--dim " + name + ": '" + value + "' is not a number");
     }
   }
+  // A name no input declares would be ignored: say so instead.
+  std::set<std::string> symbols;
+  for (const auto& p : s.inputs())
+    if (p.type && p.type->has_tensor_type())
+      for (const auto& d : p.type->tensor_type().shape().dim())
+        if (d.has_dim_param() && !d.dim_param().empty()) symbols.insert(d.dim_param());
+  for (const auto& [name, value] : dims)
+    if (!symbols.count(name)) {
+      std::string known;
+      for (const auto& sym : symbols) known += (known.empty() ? "" : ", ") + sym;
+      throw_usage("--dim " + name + ": no input of the model has a symbolic dimension named " +
+                  quoted_name(name) +
+                  (known.empty() ? " (they have none)" : " (they have: " + known + ")"));
+    }
   std::mt19937 rng(opt.seed);
   for (const auto& p : s.inputs())
     if (!p.has_initializer && !fb.given(p.name)) fb.add(p.name, random_input(p, dims, rng));

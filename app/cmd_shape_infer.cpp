@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/infer/engine.h"
+#include "core/ir/location.h"
 #include "core/model/model.h"
 #include "onnx.pb.h"
 
@@ -170,6 +171,10 @@ int run_shape_infer(const ShapeInferOptions& opt, const GlobalOptions& g, Io& io
   Model model = load_model(opt.input, lo, sink);
   std::optional<InferResult> result;
   if (sink.ok()) result = infer_model(model, io_opts, sink);
+  // A name that is not in the model is a typo on the command line, not an answer.
+  for (const auto& name : opt.explain)
+    if (result && !result->find(name))
+      throw_usage("--explain: the model has no value named " + quoted_name(name));
   if (result && !out_path.empty()) {
     annotate_model(*model.proto, *result);
     save_model(model, out_path);

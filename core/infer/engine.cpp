@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <set>
 #include <unordered_set>
 
@@ -619,11 +620,39 @@ std::vector<Type> Engine::infer_subgraph(const onnx::GraphProto& g, const std::s
   return run_graph(g, scope, &input_types);
 }
 
+// The dim_params that the main graph's inputs, outputs and value_info name.
+std::set<std::string> main_graph_dim_params(const onnx::GraphProto& g) {
+  std::set<std::string> out;
+  std::function<void(const onnx::TypeProto&)> visit = [&](const onnx::TypeProto& t) {
+    if (t.has_tensor_type())
+      for (const auto& d : t.tensor_type().shape().dim())
+        if (d.has_dim_param() && !d.dim_param().empty()) out.insert(d.dim_param());
+    if (t.has_sequence_type()) visit(t.sequence_type().elem_type());
+    if (t.has_optional_type()) visit(t.optional_type().elem_type());
+    if (t.has_map_type()) visit(t.map_type().value_type());
+  };
+  for (const auto* list : {&g.input(), &g.output(), &g.value_info()})
+    for (const auto& v : *list) visit(v.type());
+  return out;
+}
+
+// " (it has: batch, seq)" or " (it has none)".
+std::string symbol_list(const std::set<std::string>& symbols) {
+  if (symbols.empty()) return " (it has none)";
+  std::string out;
+  for (const auto& s : symbols) out += (out.empty() ? "" : ", ") + s;
+  return " (it has: " + out + ")";
+}
+
 InferResult Engine::run() {
   const auto& proto = *model_.proto;
   model_opsets_ = model_opsets(proto);
   functions_ = LocalFunctions(proto);
+  const std::set<std::string> symbols = main_graph_dim_params(proto.graph());
   for (const auto& [name, value] : opt_.dims) {
+    if (!symbols.count(name))
+      throw_usage("--dim " + name + ": the model has no symbolic dimension named " +
+                  quoted_name(name) + symbol_list(symbols));
     bound_[name] = value;
     bound_at_[name] = "--dim " + name;
   }

@@ -113,6 +113,21 @@ TEST_CASE("run: positional input files, random inputs, and --expect") {
   CHECK(r.out.find("iters   int64[0]") != std::string::npos);
 }
 
+TEST_CASE("run: --dim naming no input's dimension, and --threads -1, are usage errors") {
+  const std::string sample = (test::testdata_dir() / "models" / "sample.onnxtxt").string();
+  auto r = cli({"run", sample, "--random-inputs", "--dim", "typo=640"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--dim typo: no input of the model has a symbolic dimension named") !=
+        std::string::npos);
+  CHECK(r.err.find("(they have: N)") != std::string::npos);
+  r = cli({"run", sample, "--random-inputs", "--dim", "N=2"});
+  CHECK(r.code == 0);
+  r = cli({"--threads", "-1", "run", sample, "--random-inputs"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("expected a whole number of threads, 0 or more") != std::string::npos);
+  CHECK(r.err.find("1797693") == std::string::npos);
+}
+
 TEST_CASE("run: wrong inputs are usage errors that list what the model expects") {
   Fixture f;
   auto r = cli({"run", f.model, "--input", "nope=" + f.x});

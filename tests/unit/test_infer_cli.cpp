@@ -74,4 +74,14 @@ TEST_CASE("shape-infer usage errors") {
   CHECK(test::run_onnxtool({"shape-infer", p, "--input-shape", "Q=1", "--json"}).exit_code == 2);
   CHECK(test::run_onnxtool({"shape-infer", p, "-", "--json"}).exit_code == 2);
   CHECK(test::run_onnxtool({"shape-infer", (dir / "none.onnx").string(), "x.onnx"}).exit_code == 3);
+  // Names the model does not have are typos, not answers.
+  const auto typo = test::run_onnxtool({"shape-infer", p, "--dim", "typo=640", "--json"});
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("--dim typo: the model has no symbolic dimension named") !=
+        std::string::npos);
+  CHECK(typo.err.find("(it has: N)") != std::string::npos);
+  const auto explain = test::run_onnxtool({"shape-infer", p, "--explain", "nosuch"});
+  CHECK(explain.exit_code == 2);
+  CHECK(explain.out.empty());
+  CHECK(explain.err.find("--explain: the model has no value named") != std::string::npos);
 }
