@@ -3,7 +3,9 @@
 // one-versus-one scheme: a decision value per pair of classes, each voting for a class; with
 // prob_a/prob_b the pairwise values become probabilities (Platt scaling) coupled into class
 // probabilities, which then pick the label. Without support vectors, a linear model per class
-// (coefficients . x + rho). Scores are post-transformed.
+// (coefficients . x + rho). Scores are post-transformed. With two classes and no probabilities
+// the single decision value d becomes one score per class, (-d, d), before the transform, as in
+// the ONNX reference (op_svm_classifier.py) and ONNX Runtime.
 #include <algorithm>
 #include <cmath>
 
@@ -27,8 +29,10 @@ void infer_svm_classifier(InferContext& ctx) {
   set_output_tensor(ctx, 0, ml::label_elem(ctx, "classlabels_strings"), Dims{n});
   const int64_t classes = class_count(ctx.attrs());
   const bool svc = !ctx.attrs().get_ints("vectors_per_class", {}).empty();
-  const int64_t width =
-      !svc || uses_probabilities(ctx.attrs()) ? classes : classes * (classes - 1) / 2;
+  // Two classes, one decision value: (-d, d), one score per class.
+  const int64_t width = !svc || uses_probabilities(ctx.attrs()) ? classes
+                        : classes == 2                          ? 2
+                                                                : classes * (classes - 1) / 2;
   set_output_tensor(ctx, 1, static_cast<int32_t>(DataType::float32), Dims{n, Dim::value(width)});
 }
 
@@ -117,7 +121,9 @@ int64_t classify_svc(const Svc& m, const double* x, int64_t cols, std::vector<do
     z = couple(r, m.classes);
     return std::max_element(z.begin(), z.end()) - z.begin();
   }
-  z = dec;
+  // Two classes: the one decision value d as (-d, d), as the ONNX reference and ONNX Runtime write
+  // it, although d > 0 votes for class 0 (the label still follows the votes).
+  z = m.classes == 2 ? std::vector<double>{-dec[0], dec[0]} : dec;
   return std::max_element(votes.begin(), votes.end()) - votes.begin();
 }
 

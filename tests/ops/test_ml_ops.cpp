@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The ai.onnx.ml operators against values worked out by hand from Operators-ml.md: each
-// operator on its own, the legacy tree ensembles under their post transforms, and small
+// operator on its own, the legacy tree ensembles under their post transforms, the unified
+// TreeEnsemble (ai.onnx.ml 5) under each aggregate function, and small
 // scikit-learn-style pipelines (Scaler -> LinearClassifier -> ZipMap, OneHotEncoder ->
 // TreeEnsembleRegressor, LabelEncoder string -> int -> string).
 #include <doctest/doctest.h>
@@ -55,6 +56,28 @@ TEST_CASE("ml: Normalizer L1 and L2, row by row") {
                        {{"x", f32({2, 2}, {3, -4, 1, 1})}});
   check_close(out[0].tensor(), {2, 2}, {3.0 / 7, -4.0 / 7, 0.5, 0.5});
   check_close(out[1].tensor(), {2, 2}, {0.6, -0.8, 1 / std::sqrt(2.0), 1 / std::sqrt(2.0)});
+}
+
+TEST_CASE("ml: Normalizer MAX (the default): each row divided by its maximum") {
+  const auto out = run(ml_model(R"(g (float[3,3] x, int64[1,2] n, float[3] v, float[2,2] s)
+      => (float[3,3] y, float[1,2] m, float[3] w, float[2,2] t) {
+    y = ai.onnx.ml.Normalizer <norm = "MAX"> (x)
+    m = ai.onnx.ml.Normalizer (n)
+    w = ai.onnx.ml.Normalizer <norm = "MAX"> (v)
+    t = ai.onnx.ml.Normalizer <norm = "MAX"> (s)
+  })"),
+                       {{"x", f32({3, 3}, {1, 2, 4, 0, 0, 0, -1, 3, 1.5f})},
+                        {"n", i64({1, 2}, {2, 8})},
+                        {"v", f32({3}, {2, -1, 4})},
+                        {"s", f32({2, 2}, {-2, -4, -3, 0})}});
+  // [1,2,4] / 4; [0,0,0] has max 0, so Y == X; [-1,3,1.5] / 3.
+  check_close(out[0].tensor(), {3, 3}, {0.25, 0.5, 1, 0, 0, 0, -1.0 / 3, 1, 0.5});
+  // norm defaults to MAX; int64 in, float out: [2,8] / 8.
+  check_close(out[1].tensor(), {1, 2}, {0.25, 1});
+  // A [C] input is one row: [2,-1,4] / 4.
+  check_close(out[2].tensor(), {3}, {0.5, -0.25, 1});
+  // The spec's max(X) is the signed maximum: [-2,-4] / -2 = [1, 2]; [-3,0] has max 0, so Y == X.
+  check_close(out[3].tensor(), {2, 2}, {1, 2, -3, 0});
 }
 
 TEST_CASE("ml: Imputer replaces the value it is told (0 by default; NaN matches NaN)") {
@@ -185,6 +208,113 @@ TEST_CASE("ml: SVMRegressor with a linear kernel: coefficients times dot product
   check_close(out[0].tensor(), {2, 1}, {11.5, 1.5});
 }
 
+// Three classes with one support vector each: sv0 = [1, 0], sv1 = [0, 1], sv2 = [-1, -1]. In
+// libsvm's one-versus-one layout (as the ONNX reference op_svm_classifier.py reads it),
+// coefficients is (classes - 1) x vectors = [[1, -1, -1], [1, 1, -1]], and pair (i, j), in the
+// order (0,1), (0,2), (1,2), decides by
+//   d_ij = coef[j-1][sv of i] * K(x, sv of i) + coef[i][sv of j] * K(x, sv of j) + rho[pair]
+// so d01 = K0 - K1 + 0, d02 = K0 - K2 + 0.5, d12 = K1 - K2 - 0.5. d_ij > 0 votes for i, otherwise
+// for j; the label is the class with the most votes and Z holds the three decision values.
+namespace {
+const char* kSvc3 =
+    "vectors_per_class = [1, 1, 1], support_vectors = [1.0, 0.0, 0.0, 1.0, -1.0, -1.0], "
+    "coefficients = [1.0, -1.0, -1.0, 1.0, 1.0, -1.0], rho = [0.0, 0.5, -0.5]";
+}  // namespace
+
+TEST_CASE("ml: SVMClassifier, 3 classes, linear kernel: one-versus-one votes; NONE and LOGISTIC") {
+  const std::string body = std::string(R"(g (float[3,2] x) => (int64[3] label, float[3,3] z) {
+    label, z = ai.onnx.ml.SVMClassifier <kernel_type = "LINEAR", )") +
+                           kSvc3 + R"(,
+        classlabels_ints = [10, 20, 30], post_transform = "POST"> (x)
+  })";
+  const Feeds feeds = {{"x", f32({3, 2}, {2, 1, -1, 2, -2, -2})}};
+  auto with = [&](const char* transform) {
+    auto b = body;
+    b.replace(b.find("POST"), 4, transform);
+    return run(ml_model(b), feeds);
+  };
+  // K = x . sv.
+  // [2,1]:   K = [2, 1, -3];  d01 = 2-1 = 1 (0), d02 = 2+3+0.5 = 5.5 (0), d12 = 1+3-0.5 = 3.5 (1):
+  //          votes [2,1,0] -> 10.
+  // [-1,2]:  K = [-1, 2, -1]; d01 = -1-2 = -3 (1), d02 = -1+1+0.5 = 0.5 (0),
+  //          d12 = 2+1-0.5 = 2.5 (1): votes [1,2,0] -> 20.
+  // [-2,-2]: K = [-2, -2, 4]; d01 = -2+2 = 0 (not > 0: 1), d02 = -2-4+0.5 = -5.5 (2),
+  //          d12 = -2-4-0.5 = -6.5 (2): votes [0,1,2] -> 30.
+  auto out = with("NONE");
+  CHECK(vals(out[0].tensor()) == std::vector<double>{10, 20, 30});
+  check_close(out[1].tensor(), {3, 3}, {1, 5.5, 3.5, -3, 0.5, 2.5, 0, -5.5, -6.5});
+  // LOGISTIC maps each decision value to 1 / (1 + e^-d); the votes (and labels) stay.
+  out = with("LOGISTIC");
+  CHECK(vals(out[0].tensor()) == std::vector<double>{10, 20, 30});
+  std::vector<double> want;
+  for (double d : {1.0, 5.5, 3.5, -3.0, 0.5, 2.5, 0.0, -5.5, -6.5})
+    want.push_back(1 / (1 + std::exp(-d)));
+  check_close(out[1].tensor(), {3, 3}, want);
+}
+
+TEST_CASE("ml: SVMClassifier, 3 classes, RBF kernel, string labels") {
+  const auto out = run(ml_model(std::string(R"(g (float[3,2] x) => (string[3] label, float[3,3] z) {
+    label, z = ai.onnx.ml.SVMClassifier <kernel_type = "RBF", kernel_params = [0.5, 0.0, 0.0], )") +
+                                kSvc3 + R"(,
+        classlabels_strings = ["a", "b", "c"]> (x)
+  })"),
+                       {{"x", f32({3, 2}, {0, 1, -1, -0.5f, 1, 0})}});
+  // K = exp(-0.5 |x - sv|^2).
+  // [0,1]:      |x-sv|^2 = [2, 0, 5]: K = [e^-1, 1, e^-2.5] = [0.36788, 1, 0.08208];
+  //             d01 = -0.63212 (b), d02 = 0.78579 (a), d12 = 0.41792 (b) -> "b".
+  // [-1,-0.5]:  |x-sv|^2 = [4.25, 3.25, 0.25]: K = [0.11943, 0.19691, 0.88250];
+  //             d01 = -0.07748 (b), d02 = -0.26307 (c), d12 = -1.18559 (c) -> "c".
+  // [1,0]:      |x-sv|^2 = [0, 2, 5]: K = [1, e^-1, e^-2.5];
+  //             d01 = 0.63212 (a), d02 = 1.41792 (a), d12 = -0.21421 (c) -> "a".
+  CHECK(strings_of(out[0]) == std::vector<std::string>{"b", "c", "a"});
+  const double e1 = std::exp(-1.0), e25 = std::exp(-2.5);
+  const double k0 = std::exp(-2.125), k1 = std::exp(-1.625), k2 = std::exp(-0.125);
+  check_close(out[1].tensor(), {3, 3},
+              {e1 - 1, e1 - e25 + 0.5, 1 - e25 - 0.5,  //
+               k0 - k1, k0 - k2 + 0.5, k1 - k2 - 0.5,  //
+               1 - e1, 1 - e25 + 0.5, e1 - e25 - 0.5});
+}
+
+// Two classes, one support vector each: sv0 = [1, 0], sv1 = [0, 1], coefficients (2-1) x 2 =
+// [[1, -1]], rho = [0.5]. The one pair (0,1) decides by d = 1 * K0 + (-1) * K1 + 0.5, d > 0
+// voting for class 0. Z still has one column per class: (-d, d), then the post transform column
+// by column (SOFTMAX over the row), as the ONNX reference op_svm_classifier.py writes it; ONNX
+// Runtime 1.30 gives the same for NONE and LOGISTIC (for SOFTMAX it writes (1 - d, d)
+// untransformed).
+TEST_CASE("ml: SVMClassifier, 2 classes: the one decision value d as Z = (-d, d)") {
+  const std::string body = R"(g (float[3,2] x) => (int64[3] label, float[3,2] z) {
+    label, z = ai.onnx.ml.SVMClassifier <kernel_type = "LINEAR", vectors_per_class = [1, 1],
+        support_vectors = [1.0, 0.0, 0.0, 1.0], coefficients = [1.0, -1.0], rho = [0.5],
+        classlabels_ints = [7, 9], post_transform = "POST"> (x)
+  })";
+  const Feeds feeds = {{"x", f32({3, 2}, {2, 1, 0, 3, 1, 1.5f})}};
+  auto with = [&](const char* transform) {
+    auto b = body;
+    b.replace(b.find("POST"), 4, transform);
+    return run(ml_model(b), feeds);
+  };
+  // K = x . sv = x itself.
+  // [2,1]:   d = 2 - 1 + 0.5 = 1.5 > 0: class 0 -> 7;   Z = (-1.5, 1.5).
+  // [0,3]:   d = 0 - 3 + 0.5 = -2.5: class 1 -> 9;      Z = (2.5, -2.5).
+  // [1,1.5]: d = 1 - 1.5 + 0.5 = 0, not > 0: class 1 -> 9; Z = (-0, 0).
+  auto out = with("NONE");
+  CHECK(vals(out[0].tensor()) == std::vector<double>{7, 9, 9});
+  check_close(out[1].tensor(), {3, 2}, {-1.5, 1.5, 2.5, -2.5, 0, 0});
+  // LOGISTIC on each column: (1 / (1 + e^d), 1 / (1 + e^-d)); the labels stay.
+  // d = 1.5: (0.18243, 0.81757); d = -2.5: (0.92414, 0.07586); d = 0: (0.5, 0.5).
+  out = with("LOGISTIC");
+  CHECK(vals(out[0].tensor()) == std::vector<double>{7, 9, 9});
+  auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+  check_close(out[1].tensor(), {3, 2},
+              {sigmoid(-1.5), sigmoid(1.5), sigmoid(2.5), sigmoid(-2.5), 0.5, 0.5});
+  // SOFTMAX over (-d, d): (e^-d, e^d) / (e^-d + e^d) = (sigmoid(-2d), sigmoid(2d)).
+  // d = 1.5: (0.04743, 0.95257); d = -2.5: (0.99331, 0.00669); d = 0: (0.5, 0.5).
+  out = with("SOFTMAX");
+  CHECK(vals(out[0].tensor()) == std::vector<double>{7, 9, 9});
+  check_close(out[1].tensor(), {3, 2},
+              {sigmoid(-3), sigmoid(3), sigmoid(5), sigmoid(-5), 0.5, 0.5});
+}
+
 TEST_CASE("ml: TreeEnsembleRegressor sums leaf weights onto the base value, then transforms") {
   const std::string body = std::string(R"(g (float[2,1] x) => (float[2,1] y) {
     y = ai.onnx.ml.TreeEnsembleRegressor <)") +
@@ -225,6 +355,43 @@ TEST_CASE("ml: TreeEnsembleClassifier votes per class; NONE, SOFTMAX and SOFTMAX
   // SOFTMAX_ZERO leaves zero scores at zero: each row has one non-zero score.
   out = with("SOFTMAX_ZERO");
   check_close(out[1].tensor(), {2, 2}, {1, 0, 0, 1});
+}
+
+// TreeEnsemble (ai.onnx.ml 5) on [f0, f1], two trees. Tree 0 (root node 0): f0 <= 1 (BRANCH_LEQ)
+// -> leaf 0 (1), else node 1: f1 < 2 (BRANCH_LT) -> leaf 1 (-2), else leaf 2 (30). Tree 1 (root
+// node 2): f1 in {1, 4} (BRANCH_MEMBER) -> leaf 3 (10), else leaf 4 (20).
+TEST_CASE("ml: TreeEnsemble: LEQ, LT and MEMBER nodes; SUM, AVERAGE, MIN and MAX") {
+  // n_targets targets; leaf_targetids as given; aggregate_function as given; no post transform.
+  auto run_with = [](int targets, const std::string& leaf_targets, int aggregate) {
+    const std::string t = std::to_string(targets);
+    const std::string body = "g (float[4,2] x) => (float[4," + t + R"(] y) {
+    y = ai.onnx.ml.TreeEnsemble <tree_roots = [0, 2], nodes_modes = uint8[3] {0, 1, 6},
+        nodes_featureids = [0, 1, 1], nodes_splits = float[3] {1.0, 2.0, 0.0},
+        nodes_truenodeids = [0, 1, 3], nodes_trueleafs = [1, 1, 1],
+        nodes_falsenodeids = [1, 2, 4], nodes_falseleafs = [0, 1, 1],
+        membership_values = float[3] {1.0, 4.0, nan},
+        leaf_weights = float[5] {1.0, -2.0, 30.0, 10.0, 20.0}, post_transform = 0,
+        leaf_targetids = )" + leaf_targets +
+                             ", n_targets = " + t +
+                             ", aggregate_function = " + std::to_string(aggregate) + R"(> (x)
+  })";
+    return run(ml_model(body, 5), {{"x", f32({4, 2}, {1, 4, 1.5f, 2, 3, 1, 0, 7})}})[0];
+  };
+  // The leaf each row reaches, tree 0 then tree 1:
+  // [1,4]:   1 <= 1: leaf 0 (1);                  4 in {1,4}: leaf 3 (10).
+  // [1.5,2]: 1.5 > 1, then 2 < 2 is false: leaf 2 (30); 2 not in {1,4}: leaf 4 (20).
+  // [3,1]:   3 > 1, then 1 < 2: leaf 1 (-2);      1 in {1,4}: leaf 3 (10).
+  // [0,7]:   0 <= 1: leaf 0 (1);                  7 not in {1,4}: leaf 4 (20).
+  const std::string one = "[0, 0, 0, 0, 0]";
+  // SUM (1): 1+10, 30+20, -2+10, 1+20.
+  check_close(run_with(1, one, 1).tensor(), {4, 1}, {11, 50, 8, 21});
+  // AVERAGE (0): the sums over the 2 trees.
+  check_close(run_with(1, one, 0).tensor(), {4, 1}, {5.5, 25, 4, 10.5});
+  // MIN (2) and MAX (3) of the two leaves.
+  check_close(run_with(1, one, 2).tensor(), {4, 1}, {1, 20, -2, 1});
+  check_close(run_with(1, one, 3).tensor(), {4, 1}, {10, 30, 10, 20});
+  // Tree 0's leaves on target 0, tree 1's on target 1, SUM: each target gets one leaf.
+  check_close(run_with(2, "[0, 0, 0, 1, 1]", 1).tensor(), {4, 2}, {1, 10, 30, 20, -2, 10, 1, 20});
 }
 
 TEST_CASE("ml: ZipMap makes one map per row, keyed by the class labels") {
