@@ -8,8 +8,8 @@
 #   3. AddressSanitizer + UBSan build (clang-14 at -O1 -g1, which builds in two thirds of GCC's
 #      time; the release build already holds the code to GCC's warnings), the same tests
 #      (hostile inputs included) under the sanitizers; it builds the libFuzzer targets too;
-#   4. the five libFuzzer targets (scripts/fuzz.sh), FUZZ_SECONDS each (default 60), two at a
-#      time;
+#   4. the five libFuzzer targets (scripts/fuzz.sh), FUZZ_SECONDS each (default 60; the text
+#      parser half of it), two at a time;
 #   5. formatting check.
 # Each step's time is printed at the end. Whatever OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE say in the
 # environment, every step must pass: the tests that depend on them set them for their children.
