@@ -4,6 +4,8 @@
 // types across versions, errors, inference.
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "core/types/float_formats.h"
 #include "tests/ops/test_misc_support.h"
 
@@ -34,6 +36,20 @@ TEST_CASE("QuantizeLinear rounds half to even and saturates (uint8 default, int8
             {{"x", x}, {"s", Tensor::scalar<float>(1)}});
   CHECK(out[0].tensor().dtype() == DataType::int4);
   CHECK(vals(out[0].tensor()) == std::vector<double>{-8, -2, 0, 2, 2, 7});
+}
+
+TEST_CASE("QuantizeLinear of NaN gives 0, whatever the zero point (found by fuzz_executor)") {
+  // The spec defines no integer for NaN; converting it was undefined behaviour (UBSan).
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor x = f32({3}, {nan, 1, -nan});
+  auto out = run(
+      model(21,
+            "g (float[3] x, float s, int16 z) => (int16[3] y) { y = QuantizeLinear (x, s, z) }"),
+      {{"x", x}, {"s", Tensor::scalar<float>(1)}, {"z", Tensor::scalar<int16_t>(5)}});
+  CHECK(vals(out[0].tensor()) == std::vector<double>{0, 6, 0});
+  out = run(model(21, "g (float[3] x, float s) => (uint8[3] y) { y = QuantizeLinear (x, s) }"),
+            {{"x", x}, {"s", Tensor::scalar<float>(0.5f)}});
+  CHECK(vals(out[0].tensor()) == std::vector<double>{0, 2, 0});
 }
 
 TEST_CASE("QuantizeLinear per axis and blocked") {
