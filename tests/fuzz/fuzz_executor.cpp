@@ -6,8 +6,9 @@
 //   - the kernels with one thread and with two must give the same bits (a result that changes
 //     with the thread count is a bug);
 //   - where the operator has a function body, the body (one thread) must agree with the kernel
-//     within the suite's relative tolerance, on finite inputs (the two may round differently,
-//     and NaN and infinity propagate through a body's steps as the spec's formula does not say).
+//     within the suite's relative tolerance, on moderate inputs (finite, |x| in [1e-30, 1e4] or
+//     0: the two may compute at different precisions, and NaN and infinity propagate through a
+//     body's steps as the spec's formula does not say).
 // A node that refuses the data (an Error) is a clean outcome.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -194,16 +195,23 @@ void body_agrees(const Template& t, const Outcome& kernel, const Outcome& body) 
   }
 }
 
-bool all_finite(const Feeds& feeds) {
+// Finite and far from float's limits: a body computes in the stash type the spec names where a
+// kernel may use double, so squares of 3e38 overflow in one and not the other
+// (RMSNormalization), and subnormals round differently.
+bool moderate(double x) {
+  return std::isfinite(x) && std::fabs(x) <= 1e4 && (x == 0 || std::fabs(x) >= 1e-30);
+}
+
+bool all_moderate(const Feeds& feeds) {
   for (const auto& [name, v] : feeds) {
     if (!v.is_tensor()) continue;
     const Tensor& t = v.tensor();
     if (t.dtype() == DataType::float32) {
       for (float x : t.span<float>())
-        if (!std::isfinite(x)) return false;
+        if (!moderate(x)) return false;
     } else if (t.dtype() == DataType::float64) {
       for (double x : t.span<double>())
-        if (!std::isfinite(x)) return false;
+        if (!moderate(x)) return false;
     }
   }
   return true;
@@ -230,7 +238,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<Outcome> two = run(*t.model, feeds, 2, false);
   if (!two) fuzz::fail(t.test.name + ": two threads refuse what one thread runs");
   same_bits(t, *one, *two);
-  if (!all_finite(feeds)) return 0;
+  if (!all_moderate(feeds)) return 0;
   const std::optional<Outcome> body = run(*t.model, feeds, 1, true);
   if (body && body->function_calls > 0) body_agrees(t, *one, *body);
   return 0;
