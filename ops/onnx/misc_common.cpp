@@ -2,12 +2,11 @@
 #include "ops/onnx/misc_common.h"
 
 #include <algorithm>
-#include <cmath>
 #include <complex>
-#include <limits>
 
 #include "core/exec/blas.h"
 #include "core/types/float_formats.h"
+#include "ops/onnx/elementwise.h"
 
 namespace onnxtool::ops::misc {
 
@@ -36,24 +35,24 @@ bool load_as(const T& v, C& out) {
   }
 }
 
+// C as the integer I: a floating C by Cast's rule (ew::float_to_int: no undefined behaviour for
+// NaN or values out of range), an integral one wrapped.
+template <class I, class C>
+I as_integer(C v) {
+  if constexpr (std::is_floating_point_v<C>)
+    return ew::float_to_int<I>(static_cast<double>(v));
+  else
+    return static_cast<I>(v);
+}
+
 // C as an element of type T; false when T cannot hold it (string, complex).
 template <class T, class C>
 bool store_as(C v, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
     out = v != C{0};
     return true;
-  } else if constexpr (std::is_integral_v<T> && std::is_floating_point_v<C>) {
-    // NaN and values past T's range have no defined conversion in C++ (and the spec gives
-    // none): NaN becomes 0 and the rest saturate.
-    if (std::isnan(v)) {
-      out = T{0};
-    } else if (v <= static_cast<C>(std::numeric_limits<T>::lowest())) {
-      out = std::numeric_limits<T>::lowest();
-    } else if (v >= static_cast<C>(std::numeric_limits<T>::max())) {
-      out = std::numeric_limits<T>::max();
-    } else {
-      out = static_cast<T>(v);
-    }
+  } else if constexpr (std::is_integral_v<T>) {
+    out = as_integer<T>(v);
     return true;
   } else if constexpr (std::is_arithmetic_v<T>) {
     out = static_cast<T>(v);
@@ -65,10 +64,10 @@ bool store_as(C v, T& out) {
       out = narrow_float<T>(v);
     return true;
   } else if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, Int2>) {
-    out.value = static_cast<int8_t>(v);
+    out.value = as_integer<int8_t>(v);
     return true;
   } else if constexpr (std::is_same_v<T, UInt4> || std::is_same_v<T, UInt2>) {
-    out.value = static_cast<uint8_t>(v);
+    out.value = as_integer<uint8_t>(v);
     return true;
   } else {
     (void)v;
