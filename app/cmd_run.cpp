@@ -26,6 +26,7 @@
 #include "core/exec/session.h"
 #include "core/exec/value_dump.h"
 #include "core/exec/verbose_log.h"
+#include "core/infer/type.h"
 #include "core/ir/location.h"
 #include "core/kernels/gemm.h"
 #include "core/model/model.h"
@@ -139,9 +140,7 @@ void add_random(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
   // A name no input declares would be ignored: say so instead.
   std::set<std::string> symbols;
   for (const auto& p : s.inputs())
-    if (p.type && p.type->has_tensor_type())
-      for (const auto& d : p.type->tensor_type().shape().dim())
-        if (d.has_dim_param() && !d.dim_param().empty()) symbols.insert(d.dim_param());
+    if (p.type) collect_dim_params(*p.type, symbols);
   for (const auto& [name, value] : dims)
     if (!symbols.count(name)) {
       std::string known;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <functional>
 #include <set>
 #include <unordered_set>
 
@@ -623,16 +622,8 @@ std::vector<Type> Engine::infer_subgraph(const onnx::GraphProto& g, const std::s
 // The dim_params that the main graph's inputs, outputs and value_info name.
 std::set<std::string> main_graph_dim_params(const onnx::GraphProto& g) {
   std::set<std::string> out;
-  std::function<void(const onnx::TypeProto&)> visit = [&](const onnx::TypeProto& t) {
-    if (t.has_tensor_type())
-      for (const auto& d : t.tensor_type().shape().dim())
-        if (d.has_dim_param() && !d.dim_param().empty()) out.insert(d.dim_param());
-    if (t.has_sequence_type()) visit(t.sequence_type().elem_type());
-    if (t.has_optional_type()) visit(t.optional_type().elem_type());
-    if (t.has_map_type()) visit(t.map_type().value_type());
-  };
   for (const auto* list : {&g.input(), &g.output(), &g.value_info()})
-    for (const auto& v : *list) visit(v.type());
+    for (const auto& v : *list) collect_dim_params(v.type(), out);
   return out;
 }
 

@@ -256,4 +256,13 @@ Type map_dims(const Type& t, const std::function<Dim(const Dim&)>& f) {
   return out;
 }
 
+void collect_dim_params(const onnx::TypeProto& type, std::set<std::string>& out) {
+  if (type.has_tensor_type())
+    for (const auto& d : type.tensor_type().shape().dim())
+      if (d.has_dim_param() && !d.dim_param().empty()) out.insert(d.dim_param());
+  if (type.has_sequence_type()) collect_dim_params(type.sequence_type().elem_type(), out);
+  if (type.has_optional_type()) collect_dim_params(type.optional_type().elem_type(), out);
+  if (type.has_map_type()) collect_dim_params(type.map_type().value_type(), out);
+}
+
 }  // namespace onnxtool

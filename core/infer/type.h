@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/infer/dim.h"
@@ -57,5 +58,9 @@ std::string type_spec(const Type& type);
 bool is_fully_known(const Type& type);
 // Applies f to every dim inside the type (through sequences, optionals, maps).
 Type map_dims(const Type& type, const std::function<Dim(const Dim&)>& f);
+
+// Adds to `out` the dim_params named inside a type (through sequences, optionals, maps): the
+// names --dim can bind.
+void collect_dim_params(const onnx::TypeProto& type, std::set<std::string>& out);
 
 }  // namespace onnxtool
