@@ -12,6 +12,8 @@
 
 #include "core/diag/error.h"
 #include "core/registry/registry.h"
+#include "core/text/parser.h"
+#include "core/text/printer.h"
 #include "onnx.pb.h"
 #include "ops/register_all.h"
 
@@ -56,6 +58,34 @@ std::string deterministic_bytes(const onnx::ModelProto& model) {
     model.SerializeToCodedStream(&coded);
   }
   return out;
+}
+
+void expect_round_trip(const onnx::ModelProto& model, const std::string& format,
+                       const std::function<std::string(const onnx::ModelProto&)>& write,
+                       const std::function<void(const std::string&, onnx::ModelProto&)>& read,
+                       const std::function<void(onnx::ModelProto&)>& normalize) {
+  const std::string written = write(model);
+  onnx::ModelProto back;
+  try {
+    read(written, back);
+  } catch (const Error& e) {
+    fail("the written " + format + " does not read back: " + e.what(), written);
+  }
+  onnx::ModelProto want = model;
+  if (normalize) {
+    normalize(want);
+    normalize(back);
+  }
+  if (deterministic_bytes(back) != deterministic_bytes(want))
+    fail("a round trip through " + format + " changed the model", written);
+}
+
+void expect_text_round_trip(const onnx::ModelProto& model) {
+  expect_round_trip(
+      model, "text", [](const onnx::ModelProto& m) { return text::print_model_text(m).text; },
+      [](const std::string& t, onnx::ModelProto& back) {
+        text::parse_model_text(t, back, {"printed.onnxtxt", {}});
+      });
 }
 
 void fail(const std::string& what, const std::string& detail) {

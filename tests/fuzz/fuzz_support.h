@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,19 @@ std::optional<Model> load_binary(const uint8_t* data, std::size_t size, DiagSink
 
 // Deterministic serialization: equal messages give equal bytes (floats compared by bits).
 std::string deterministic_bytes(const onnx::ModelProto& model);
+
+// Writes the model with `write` and reads the result back with `read`: the bytes must be the same,
+// after `normalize` (when given) has evened out on both sides what the format cannot keep. An
+// Error from `write` propagates (a refusal, which the caller may allow); an Error from `read` on
+// what was written, or a changed model, stops the fuzzer.
+void expect_round_trip(const onnx::ModelProto& model, const std::string& format,
+                       const std::function<std::string(const onnx::ModelProto&)>& write,
+                       const std::function<void(const std::string&, onnx::ModelProto&)>& read,
+                       const std::function<void(onnx::ModelProto&)>& normalize = nullptr);
+
+// expect_round_trip through the textual syntax, everything inline (the printer's Error
+// propagates).
+void expect_text_round_trip(const onnx::ModelProto& model);
 
 // Prints what broke, and the detail, then traps so that libFuzzer keeps the input.
 [[noreturn]] void fail(const std::string& what, const std::string& detail = "");
