@@ -12,6 +12,7 @@ struct CliTree {
   CLI::App app{"onnxtool: check, inspect, run, infer and convert ONNX models", "onnxtool"};
   GlobalOptions global;
   std::vector<Command> commands;
+  bool version = false;  // --version
 };
 void build_cli(CliTree& tree);
 

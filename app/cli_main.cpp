@@ -3,8 +3,11 @@
 #include <charconv>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "app/cli.h"
 #include "app/commands.h"
+#include "core/exec/blas.h"
 #include "core/registry/registry.h"
 #include "core/version.h"
 #include "ops/register_all.h"
@@ -26,14 +29,41 @@ std::string version_text() {
   return text;
 }
 
+#ifndef ONNXTOOL_BUILD_TYPE
+#define ONNXTOOL_BUILD_TYPE "unknown"
+#endif
+
+// What scripts check before they rely on a capability: `onnxtool --version --json`.
+nlohmann::json version_json() {
+  nlohmann::json opsets = nlohmann::json::object();
+  for (const auto& d : known_opset_domains())
+    opsets[d.domain.empty() ? "ai.onnx" : std::string(d.domain)] = {{"min", d.min_version},
+                                                                    {"max", d.max_version}};
+  const auto& blas = blas::info();
+  return {
+      {"name", "onnxtool"},
+      {"version", std::string(kOnnxtoolVersion)},
+      {"ir_version", {{"min", 1}, {"max", kNewestIrVersion}}},
+      {"opsets", opsets},
+      {"formats",
+       {{"model", {"onnx", "onnxtxt", "json"}},
+        {"tensor", {"npy", "npz", "pb"}},
+        {"check", {"text", "json", "sarif", "junit", "github"}}}},
+      {"blas",
+       {{"gemm", blas.gemm}, {"openblas_loaded", blas.loaded}, {"openblas_core", blas.core}}},
+      {"simd", blas.simd},
+      {"build_type", ONNXTOOL_BUILD_TYPE},
+  };
+}
+
 void build_cli(CliTree& tree) {
   CLI::App& app = tree.app;
   GlobalOptions& g = tree.global;
   app.require_subcommand(0, 1);
   // Global options may also follow the subcommand: `onnxtool info m.onnx --json`.
   app.fallthrough();
-  app.set_version_flag(
-      "--version", [] { return version_text(); }, "print version information");
+  // A plain flag, not CLI11's version callback, so that `--version --json` sees the --json.
+  app.add_flag("--version", tree.version, "print version information (with --json: capabilities)");
   app.add_flag("--json", g.json, "machine-readable output on stdout");
   app.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
   app.add_flag("-v,--verbose", g.verbose, "progress and timing on stderr (repeat for more)");
@@ -91,6 +121,13 @@ int run_cli(int argc, const char* const* argv, Io& io) {
       what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
     io.err << "onnxtool: error: " << what << "\nrun 'onnxtool --help' for usage\n";
     return 2;
+  }
+  if (tree.version) {
+    if (tree.global.json)
+      io.out << version_json().dump(2) << '\n';
+    else
+      io.out << version_text();
+    return 0;
   }
   for (auto& c : tree.commands)
     if (c.app->parsed()) return c.action(tree.global, io);

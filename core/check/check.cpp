@@ -42,7 +42,7 @@ int check_file(const std::string& path, const CheckOptions& options, DiagSink& s
     }
     if (options.verify_data) verify_external_checksums(m, sink);
   } catch (const Error& e) {
-    sink.report(e.diagnostic());
+    sink.report_fatal(e.diagnostic());
     return exit_code_for(e.kind());
   }
   return sink.ok() ? 0 : 1;

@@ -2,6 +2,7 @@
 #include "core/check/rules.h"
 
 #include <array>
+#include <vector>
 
 namespace onnxtool {
 
@@ -131,14 +132,112 @@ constexpr std::array kRules = {
 };
 // clang-format on
 
+// What `check` can report besides the checker's own rules: reading the file (binary, text or
+// JSON), its external data, and inference under --full. Load problems that stop the reading
+// are fatal whatever the rule configuration says; the table gives them ids and help all the same.
+// clang-format off
+constexpr std::array kLoadAndInferenceRules = {
+    // ---- reading the model
+    CheckRule{"io.not-found", E, false, "the model file does not exist"},
+    CheckRule{"io.is-directory", E, false, "the model path is a directory"},
+    CheckRule{"io.open", E, false, "the model file cannot be opened"},
+    CheckRule{"io.stat", E, false, "the model file's size or kind cannot be read"},
+    CheckRule{"io.read", E, false, "reading the model file failed"},
+    CheckRule{"io.mmap", E, false, "the model file cannot be memory-mapped"},
+    CheckRule{"model.empty", E, false, "the file is empty"},
+    CheckRule{"model.not-protobuf", E, false, "the bytes are not a protobuf message (or it is truncated)"},
+    CheckRule{"model.not-a-model", E, false, "the protobuf is not a ModelProto (a tensor .pb, for instance)"},
+    CheckRule{"model.too-large", E, false, "the model is over protobuf's 2 GiB limit: weights must be external"},
+    CheckRule{"model.unknown-fields", W, false, "the model has fields this onnxtool does not know (kept, ignored)"},
+    CheckRule{"text.syntax", E, false, "the textual syntax does not parse"},
+    CheckRule{"text.unexpected-end", E, false, "the text ends inside a construct"},
+    CheckRule{"text.unterminated-string", E, false, "a string literal is not closed"},
+    CheckRule{"text.unterminated-annotation", E, false, "an annotation is not closed"},
+    CheckRule{"text.bad-escape", E, false, "a string has an unknown escape"},
+    CheckRule{"text.bad-utf8", E, false, "the text is not valid UTF-8"},
+    CheckRule{"text.bad-number", E, false, "a number does not parse"},
+    CheckRule{"text.number-range", E, false, "a number does not fit its type"},
+    CheckRule{"text.bad-base64", E, false, "a base64 tensor payload does not decode"},
+    CheckRule{"text.bad-annotation", E, false, "a value annotation is malformed"},
+    CheckRule{"text.unknown-type", E, false, "an element type name is unknown"},
+    CheckRule{"text.tensor-type", E, false, "a tensor literal does not fit its declared type"},
+    CheckRule{"text.value-count", E, false, "a tensor literal has the wrong number of values"},
+    CheckRule{"text.attribute-type", E, false, "an attribute value does not fit its declared type"},
+    CheckRule{"text.duplicate-name", E, false, "a name is declared twice where the syntax forbids it"},
+    CheckRule{"text.unknown-key", E, false, "a header key is unknown"},
+    CheckRule{"text.too-deep", E, false, "the text nests deeper than the parser follows"},
+    CheckRule{"text.sidecar", E, false, "the weights file beside a text model is unusable"},
+    CheckRule{"text.sidecar-missing", E, false, "a tensor refers to the weights file beside the text model, which is missing"},
+    CheckRule{"json.syntax", E, false, "the JSON does not parse"},
+    CheckRule{"json.not-utf8", E, false, "the JSON is not valid UTF-8"},
+    CheckRule{"json.not-a-model", E, false, "the JSON is not a ModelProto in protobuf's JSON mapping"},
+    CheckRule{"json.unknown-fields", E, false, "the model has fields JSON cannot carry"},
+    // ---- external data (ExternalData.md), validated without reading it
+    CheckRule{"external-data.missing-location", E, false, "an external reference has no location"},
+    CheckRule{"external-data.duplicate-key", E, false, "an external_data key appears twice"},
+    CheckRule{"external-data.bad-offset", E, false, "offset is not a non-negative integer"},
+    CheckRule{"external-data.bad-length", E, false, "length is not a non-negative integer"},
+    CheckRule{"external-data.bad-checksum", E, false, "checksum is not a SHA1 digest"},
+    CheckRule{"external-data.bad-location", E, false, "the location is empty or not a usable path"},
+    CheckRule{"external-data.unknown-key", W, false, "an external_data key is not one ExternalData.md defines"},
+    CheckRule{"external-data.inline-data", E, false, "a tensor has inline data beside its external reference"},
+    CheckRule{"external-data.string-tensor", E, false, "a string tensor is marked external"},
+    CheckRule{"external-data.not-marked-external", E, false, "external_data is set but data_location is not EXTERNAL"},
+    CheckRule{"external-data.absolute-path", E, false, "the location is an absolute path"},
+    CheckRule{"external-data.escapes-model-dir", E, false, "the location leaves the model's directory (..)"},
+    CheckRule{"external-data.symlink", E, false, "a component of the location is a symbolic link"},
+    CheckRule{"external-data.hardlink", E, false, "the data file has several hard links"},
+    CheckRule{"external-data.is-directory", E, false, "the location is a directory"},
+    CheckRule{"external-data.not-a-file", E, false, "the location is not a regular file"},
+    CheckRule{"external-data.missing-dir", E, false, "the data directory does not exist"},
+    CheckRule{"external-data.missing-file", E, false, "the data file does not exist"},
+    CheckRule{"external-data.offset-past-end", E, false, "offset lies past the end of the data file"},
+    CheckRule{"external-data.range-past-end", E, false, "offset + length lies past the end of the data file"},
+    CheckRule{"external-data.length-mismatch", E, false, "length does not fit the tensor's dims and type"},
+    CheckRule{"external-data.open", E, false, "the data file cannot be opened"},
+    CheckRule{"external-data.changed", E, false, "the data file changed while it was read"},
+    CheckRule{"external-data.invalid", E, false, "the external data is unusable"},
+    CheckRule{"external-data.checksum-mismatch", E, false, "--verify-data: the data's SHA1 differs from the checksum"},
+    // ---- inference (check --full)
+    CheckRule{"infer.failed", E, false, "an operator's inference finds the node's inputs impossible"},
+    CheckRule{"infer.type-not-allowed", E, false, "an inferred type is not allowed by the operator's type constraint"},
+    CheckRule{"infer.type-mismatch", E, false, "inferred types bound to one type constraint differ"},
+    CheckRule{"infer.undefined-input", E, false, "a node input has no producer inference can see"},
+    CheckRule{"infer.declared-conflict", W, true, "an inferred type or shape contradicts a declared one"},
+    CheckRule{"infer.symbol-conflict", W, true, "one symbolic dim is bound to different sizes"},
+    CheckRule{"infer.unknown-op", W, false, "no inference for the operator: its outputs stay untyped"},
+    CheckRule{"infer.function", W, false, "a function body could not be inferred"},
+    CheckRule{"infer.warning", W, false, "an operator's inference has a warning"},
+    CheckRule{"infer.internal", E, false, "inference itself failed (a bug: please report it)"},
+};
+// clang-format on
+
+// Every id once, for rule configuration and the machine formats.
+std::vector<CheckRule> all_reported_rules() {
+  std::vector<CheckRule> all(kRules.begin(), kRules.end());
+  all.insert(all.end(), kLoadAndInferenceRules.begin(), kLoadAndInferenceRules.end());
+  return all;
+}
+
 }  // namespace
 
 std::span<const CheckRule> check_rules() {
   return kRules;
 }
 
+std::span<const CheckRule> reported_rules() {
+  static const std::vector<CheckRule> all = all_reported_rules();
+  return all;
+}
+
 const CheckRule* find_check_rule(std::string_view id) {
   for (const auto& r : kRules)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+const CheckRule* find_reported_rule(std::string_view id) {
+  for (const auto& r : reported_rules())
     if (r.id == id) return &r;
   return nullptr;
 }

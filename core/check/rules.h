@@ -27,4 +27,9 @@ std::span<const CheckRule> check_rules();
 // nullptr for ids that are not checker rules (load and external-data rules, for instance).
 const CheckRule* find_check_rule(std::string_view id);
 
+// Everything `check` can report: the checker's rules, then reading the model (binary, text,
+// JSON), its external data, and inference (--full). `strict` marks what --strict makes errors.
+std::span<const CheckRule> reported_rules();
+const CheckRule* find_reported_rule(std::string_view id);
+
 }  // namespace onnxtool

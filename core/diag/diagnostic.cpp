@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/diag/rule_policy.h"
+
 namespace onnxtool {
 
 const char* severity_name(Severity s) {
@@ -20,6 +22,15 @@ const char* severity_name(Severity s) {
 }
 
 void DiagSink::report(Diagnostic d) {
+  if (policy_ && !policy_->apply(d)) return;
+  store(std::move(d));
+}
+
+void DiagSink::report_fatal(Diagnostic d) {
+  store(std::move(d));
+}
+
+void DiagSink::store(Diagnostic d) {
   if (d.severity == Severity::error) ++errors_;
   if (d.severity == Severity::warning) ++warnings_;
   if (d.file.empty()) d.file = file_;
@@ -92,10 +103,14 @@ std::string render_text(const std::vector<Diagnostic>& ds, const RenderOptions& 
   std::map<std::pair<std::string, std::string>, std::size_t> seen;
   std::map<std::pair<std::string, std::string>, std::size_t> folded;
   std::vector<std::pair<std::string, std::string>> fold_order;
+  // Folding one finding away would print a line as long as the finding: fold two or more.
+  std::map<std::pair<std::string, std::string>, std::size_t> total;
+  for (const auto& d : ds) ++total[{d.file, d.rule}];
   std::string out;
   for (const auto& d : ds) {
     auto key = std::make_pair(d.file, d.rule);
-    if (++seen[key] > opt.fold_after && !d.rule.empty()) {
+    const bool folds = total[key] - 1 > opt.fold_after;
+    if (++seen[key] > opt.fold_after && folds && !d.rule.empty()) {
       if (folded[key]++ == 0) fold_order.push_back(key);
       continue;
     }
@@ -104,7 +119,7 @@ std::string render_text(const std::vector<Diagnostic>& ds, const RenderOptions& 
   // "onnxtool: m.onnx: ... and 1659 more [name.not-c-identifier]": which file, when there is one.
   for (const auto& key : fold_order) {
     out += opt.program + ": " + (key.first.empty() ? "" : key.first + ": ") + "... and " +
-           std::to_string(folded[key]) + " more [" + key.second + "]\n";
+           std::to_string(folded[key]) + " more [" + key.second + "]" + opt.fold_hint + "\n";
   }
   return out;
 }

@@ -10,6 +10,8 @@
 
 namespace onnxtool {
 
+class RulePolicy;
+
 enum class Severity { note, warning, error };
 
 const char* severity_name(Severity s);
@@ -30,7 +32,10 @@ class DiagSink {
  public:
   explicit DiagSink(std::size_t max_stored = SIZE_MAX) : max_stored_(max_stored) {}
 
+  // Applies the rule policy, if one is set: the finding may be dropped or change severity.
   void report(Diagnostic d);
+  // A fatal problem (the file could not be read at all): no policy can hide or demote it.
+  void report_fatal(Diagnostic d);
   void error(std::string rule, std::string location, std::string message);
   void warning(std::string rule, std::string location, std::string message);
   void note(std::string rule, std::string location, std::string message);
@@ -38,6 +43,8 @@ class DiagSink {
   // Sets the file name stamped on diagnostics reported without one.
   void set_file(std::string file) { file_ = std::move(file); }
   const std::string& file() const { return file_; }
+  // Rule configuration (--ignore/--warn/--error); the policy must outlive the sink.
+  void set_policy(const RulePolicy* policy) { policy_ = policy; }
 
   const std::vector<Diagnostic>& diagnostics() const { return items_; }
   std::size_t errors() const { return errors_; }
@@ -47,8 +54,11 @@ class DiagSink {
   void clear();
 
  private:
+  void store(Diagnostic d);
+
   std::vector<Diagnostic> items_;
   std::string file_;
+  const RulePolicy* policy_ = nullptr;
   std::size_t max_stored_;
   std::size_t errors_ = 0, warnings_ = 0, dropped_ = 0;
 };
@@ -57,6 +67,8 @@ struct RenderOptions {
   bool color = false;
   // Repeats of one rule beyond this many are folded into "... and N more".
   std::size_t fold_after = 20;
+  // Appended to each fold line, e.g. " (-v lists them all)".
+  std::string fold_hint;
   std::string program = "onnxtool";
 };
 

@@ -41,6 +41,9 @@ inline bool light_model_in_sanitizer_slice(const std::string& name) {
          name.find("shufflenet") != std::string::npos;
 }
 
+// What a shell command prints on stdout (popen); "" when it cannot run.
+std::string shell_output(const std::string& command);
+
 // A fresh empty directory under the system temp dir, removed when the object dies.
 class TempDir {
  public:

@@ -11,24 +11,15 @@
 
 #include "app/cli.h"
 #include "core/diag/diagnostic.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/support.h"
 
 using namespace onnxtool;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  app::Io io{out, err, false};
-  std::vector<const char*> argv{"onnxtool"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  const int code = app::run_cli(static_cast<int>(argv.size()), argv.data(), io);
-  return {code, out.str(), err.str()};
+test::CliRun cli(const std::vector<std::string>& args) {
+  return test::run_cli(args);
 }
 
 std::string fixture(const std::string& rel) {
@@ -121,7 +112,7 @@ g (float[2] "in/0") => (float[2] "out/4") {
   for (const auto& d : capped["diagnostics"])
     if (d["severity"] == "error" && d["rule"] == "graph.undefined-input") ++errors_kept;
   CHECK(errors_kept == 1);
-  const Run text = cli({"check", "--max-errors", "1", (dir / "m.onnxtxt").string()});
+  const auto text = cli({"check", "--max-errors", "1", (dir / "m.onnxtxt").string()});
   CHECK(text.err.find("[graph.undefined-input]") != std::string::npos);
 }
 
