@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli_common.h"
@@ -21,9 +22,14 @@ Command add_convert(CLI::App& app, GlobalOptions& g);
 Command add_compare(CLI::App& app, GlobalOptions& g);
 Command add_ops(CLI::App& app, GlobalOptions& g);
 Command add_completions(CLI::App& app, GlobalOptions& g);
+Command add_man_pages(CLI::App& app, GlobalOptions& g);  // hidden: the build writes the man pages
 
 // The completion script for `shell` (bash, zsh or fish) built from the command tree.
 std::string completion_script(const CLI::App& app, const std::string& shell);
+
+// The manual pages, (file name, roff text): onnxtool.1 and onnxtool-<command>.1 for each
+// visible subcommand.
+std::vector<std::pair<std::string, std::string>> man_pages(const CLI::App& root);
 
 std::vector<CommandAdder> all_command_adders();
 

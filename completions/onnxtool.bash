@@ -6,7 +6,7 @@ _onnxtool() {
   done
   local global='--help -h --version --json --quiet -q --verbose -v --color --threads'
   case "$sub" in
-    check) local opts='--help -h --strict --max-errors --verify-data --full --data-dir' ;;
+    check) local opts='--help -h --format --strict --max-errors --verify-data --full --data-dir --ignore --warn --error --config --no-config --list-rules' ;;
     info) local opts='--help -h --data-dir --top' ;;
     run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --rtol --atol --bench --warmup --profile --top --data-dir --dump-values --max-memory --timeout --no-fold --no-fuse --disable-pass' ;;
     test) local opts='--help -h --filter --rtol --atol --timeout --no-fuse --in-process' ;;
@@ -14,7 +14,14 @@ _onnxtool() {
     convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --toposort --expose-values --dry-run' ;;
     compare) local opts='--help -h --model --rtol --atol --all' ;;
     ops) local opts='--help -h --domain --opset' ;;
-    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert compare ops $global" -- "$cur")); return ;;
+    completions) local opts='--help -h' ;;
+    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert compare ops completions $global" -- "$cur")); return ;;
+  esac
+  case "${COMP_WORDS[COMP_CWORD-1]}" in
+    --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
+    --format) COMPREPLY=($(compgen -W 'text json sarif junit github' -- "$cur")); return ;;
+    --from) COMPREPLY=($(compgen -W 'onnx text json' -- "$cur")); return ;;
+    --to) COMPREPLY=($(compgen -W 'onnx text json' -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts $global" -- "$cur"))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what onnxtool builds with (Debian 12 packages; idempotent) and builds build/onnxtool.
+# Installs what onnxtool builds with (Debian 12 packages; idempotent) and builds the program,
+# build/onnxtool, and its man pages (build/man). The tests are scripts/test.sh's to build.
 #   scripts/setup.sh [extra cmake arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +20,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-cmake --build build -j2
+cmake --build build -j2 --target onnxtool man_pages
