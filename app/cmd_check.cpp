@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_check_report.h"
+#include "app/cli_progress.h"
 #include "app/cli_rule_config.h"
 #include "app/commands.h"
 #include "core/check/check.h"
@@ -126,8 +127,12 @@ int run_check(const CheckCmdOptions& opt, const GlobalOptions& g, Io& io) {
   const CheckFormat format = parse_format(opt, g);
   int status = 0;
   std::vector<CheckFileResult> results;
-  for (const auto& file : opt.files) {
+  Progress progress(io, g, opt.files.size(), format == CheckFormat::text);
+  for (std::size_t i = 0; i < opt.files.size(); ++i) {
+    const std::string& file = opt.files[i];
+    progress.start(i, file);
     CheckFileResult r = check_one(file, opt, resolver.for_model(file), g, io);
+    progress.clear();
     status = std::max(status, r.code);
     if (format == CheckFormat::text) print_text(r, g, io);
     results.push_back(std::move(r));

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli_progress.h"
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/model/model.h"
@@ -145,10 +146,14 @@ int run_info(const InfoOptions& opt, const GlobalOptions& g, Io& io) {
   int status = 0;
   nlohmann::json docs = nlohmann::json::array();
   bool first = true;
-  for (const auto& file : opt.files) {
+  Progress progress(io, g, opt.files.size());
+  for (std::size_t i = 0; i < opt.files.size(); ++i) {
+    const std::string& file = opt.files[i];
     DiagSink sink;
     std::optional<ModelSummary> summary;
+    progress.start(i, file);
     const int code = guarded(g, io, [&] { return summarize_file(file, opt, sink, summary); });
+    progress.clear();
     status = std::max(status, code);
     if (g.json) {
       nlohmann::json doc = summary ? to_json(*summary) : nlohmann::json{{"file", file}};

@@ -18,6 +18,7 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cli_formats.h"
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/exec/blas.h"
@@ -52,6 +53,7 @@ struct RunOptions {
   unsigned seed = 0;
   std::vector<std::string> dims;  // NAME=VALUE
   std::string output_dir, npz, expect, data_dir, dump_values;
+  std::string junit;       // --junit FILE: the --expect comparison as JUnit XML
   std::string max_memory;  // BYTES, with an optional K, M, G or T (powers of 1024)
   double timeout = 0;      // seconds; 0: none
   double rtol = 1e-3, atol = 1e-7;
@@ -540,7 +542,7 @@ int64_t memory_limit(const std::string& text) {
 }
 
 int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sink,
-            nlohmann::json& doc) {
+            nlohmann::json& doc, std::vector<ExpectRow>& expected) {
   set_storage_limit(memory_limit(opt.max_memory));
   blas::log_choice();
   auto start = Clock::now();
@@ -577,6 +579,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   if (opt.bench > 0) r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
   write_outputs(opt, session, r.outputs, sink);
   if (!opt.expect.empty()) r.expected = compare_expected(opt, session, r.outputs);
+  expected = r.expected;
   if (g.json)
     doc = report_json(opt, session, r);
   else
@@ -586,13 +589,46 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   return 0;
 }
 
+// One <testcase> per output compared with --expect (skipped when it has no expected value), or
+// one <error> case when the model did not run as far as the comparison.
+JUnitSuite expect_suite(const RunOptions& opt, const std::vector<ExpectRow>& rows, int code,
+                        const DiagSink& sink, double seconds) {
+  JUnitSuite suite{opt.model, seconds, {}};
+  for (const auto& row : rows) {
+    JUnitCase c{row.name, "onnxtool.run", 0, JUnitCase::Outcome::passed, {}, {}, {}};
+    if (!row.result) {
+      c.outcome = JUnitCase::Outcome::skipped;
+      c.message = "no expected value";
+    } else if (!row.result->ok) {
+      c.outcome = JUnitCase::Outcome::failed;
+      c.message = row.result->summary();
+    }
+    suite.cases.push_back(std::move(c));
+  }
+  if (rows.empty()) {
+    JUnitCase c{"run", "onnxtool.run", seconds, JUnitCase::Outcome::error, {}, {}, {}};
+    c.message = "the model did not run (exit code " + std::to_string(code) + ")";
+    RenderOptions plain;
+    c.details = render_text(sink.diagnostics(), plain);
+    if (!c.details.empty()) c.message = c.details.substr(0, c.details.find('\n'));
+    suite.cases.push_back(std::move(c));
+  }
+  return suite;
+}
+
 int run_run(const RunOptions& opt, const GlobalOptions& g, Io& io) {
   ScopedVerboseLog log(io.err, g.verbose);
+  if (!opt.junit.empty() && opt.expect.empty()) {
+    io.err << "onnxtool: error: --junit needs --expect: it reports the comparison [usage]\n";
+    return 2;
+  }
   DiagSink sink;
   nlohmann::json doc = nlohmann::json::object();
-  const int code = guarded(g, io, [&] {
+  std::vector<ExpectRow> expected;
+  const auto start = Clock::now();
+  int code = guarded(g, io, [&] {
     try {
-      return execute(opt, g, io, sink, doc);
+      return execute(opt, g, io, sink, doc, expected);
     } catch (const PlanError& e) {
       // Every node that cannot run, one line each.
       for (const auto& d : e.problems()) sink.report(d);
@@ -608,6 +644,14 @@ int run_run(const RunOptions& opt, const GlobalOptions& g, Io& io) {
     print_json(doc, io);
   } else {
     print_diagnostics(sink.diagnostics(), g, io);
+  }
+  if (!opt.junit.empty()) {
+    const double seconds = ms_since(start) / 1000;
+    code = std::max(code, guarded(g, io, [&] {
+                      write_junit_file({expect_suite(opt, expected, code, sink, seconds)},
+                                       "onnxtool run", opt.junit);
+                      return 0;
+                    }));
   }
   return code;
 }
@@ -634,6 +678,10 @@ Command add_run(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--npz", opt->npz, "write the outputs to an .npz archive")->type_name("FILE");
   c.app->add_option("--expect", opt->expect,
                     "compare with expected outputs: DIR (NAME.npy or output_K.pb) or FILE.npz");
+  c.app
+      ->add_option("--junit", opt->junit,
+                   "write the --expect comparison as JUnit XML to FILE (a testcase per output)")
+      ->type_name("FILE");
   c.app->add_option("--rtol", opt->rtol, "relative tolerance for --expect (default 1e-3)");
   c.app->add_option("--atol", opt->atol, "absolute tolerance for --expect (default 1e-7)");
   c.app->add_option("--bench", opt->bench, "time N runs after the warm-up: min, median, p90")

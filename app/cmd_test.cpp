@@ -10,6 +10,8 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cli_formats.h"
+#include "app/cli_progress.h"
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/exec/backend_test.h"
@@ -23,12 +25,18 @@ namespace {
 struct TestOptions {
   std::vector<std::string> dirs;
   std::string filter;
+  std::string junit;  // --junit FILE
   double rtol = 1e-3, atol = 1e-7;
   bool in_process = false, no_fuse = false;
   double timeout = 300;
 };
 
-std::vector<BackendTestCase> collect(const TestOptions& opt) {
+struct Collected {
+  std::vector<BackendTestCase> tests;
+  std::vector<std::size_t> dir_of;  // index into opt.dirs, per test
+};
+
+Collected collect(const TestOptions& opt) {
   std::optional<std::regex> filter;
   if (!opt.filter.empty()) {
     try {
@@ -37,11 +45,40 @@ std::vector<BackendTestCase> collect(const TestOptions& opt) {
       throw_usage("--filter: not a valid regular expression: " + opt.filter);
     }
   }
-  std::vector<BackendTestCase> tests;
-  for (const auto& dir : opt.dirs)
-    for (auto& t : find_backend_tests(dir))
-      if (!filter || std::regex_search(t.name, *filter)) tests.push_back(std::move(t));
-  return tests;
+  Collected c;
+  for (std::size_t d = 0; d < opt.dirs.size(); ++d)
+    for (auto& t : find_backend_tests(opt.dirs[d]))
+      if (!filter || std::regex_search(t.name, *filter)) {
+        c.tests.push_back(std::move(t));
+        c.dir_of.push_back(d);
+      }
+  return c;
+}
+
+// One <testsuite> per folder given, one <testcase> per backend test; a crash or a timeout is
+// an <error> (the test could not finish), a wrong answer a <failure>.
+std::vector<JUnitSuite> junit_suites(const TestOptions& opt, const Collected& c,
+                                     const std::vector<BackendTestResult>& results) {
+  std::vector<JUnitSuite> suites(opt.dirs.size());
+  for (std::size_t d = 0; d < opt.dirs.size(); ++d) suites[d].name = opt.dirs[d];
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    JUnitSuite& suite = suites[c.dir_of[i]];
+    JUnitCase jc;
+    jc.name = r.name;
+    jc.classname = "onnxtool.test";
+    jc.seconds = r.ms / 1000;
+    if (!r.passed) {
+      const bool error =
+          r.reason.rfind("crashed", 0) == 0 || r.reason.find("timed out") != std::string::npos;
+      jc.outcome = error ? JUnitCase::Outcome::error : JUnitCase::Outcome::failed;
+      jc.message = r.reason;
+      jc.details = r.model + ": " + r.reason;
+    }
+    suite.seconds += jc.seconds;
+    suite.cases.push_back(std::move(jc));
+  }
+  return suites;
 }
 
 std::string result_line(const BackendTestResult& r, bool timing) {
@@ -60,14 +97,10 @@ nlohmann::json to_json(const BackendTestResult& r) {
           {"reason", r.reason}, {"data_sets", r.data_sets}, {"ms", r.ms}};
 }
 
-// Progress on a terminal only: "[12/1450] test_name", overwritten in place.
-void show_progress(Io& io, std::size_t i, std::size_t n, const std::string& name) {
-  io.err << "\r\033[K[" << i + 1 << '/' << n << "] " << name << std::flush;
-}
-
 int run_test(const TestOptions& opt, const GlobalOptions& g, Io& io) {
   ScopedVerboseLog log(io.err, g.verbose);
-  const auto tests = collect(opt);
+  const Collected collected = collect(opt);
+  const auto& tests = collected.tests;
   if (tests.empty())
     throw_invalid("test.none-found", opt.dirs.size() == 1 ? opt.dirs[0] : "", "",
                   "no tests found (folders with model.onnx and test_data_set_N, or NAME.onnx "
@@ -80,19 +113,23 @@ int run_test(const TestOptions& opt, const GlobalOptions& g, Io& io) {
   bo.isolate = !opt.in_process;
   bo.fuse = !opt.no_fuse;
   bo.timeout_seconds = opt.timeout;
-  const bool progress = io.err_is_terminal && !g.json && !g.quiet;
+  Progress progress(io, g, tests.size());
   std::size_t passed = 0;
   nlohmann::json results = nlohmann::json::array();
+  std::vector<BackendTestResult> all;
   for (std::size_t i = 0; i < tests.size(); ++i) {
-    if (progress) show_progress(io, i, tests.size(), tests[i].name);
-    const BackendTestResult r = run_backend_test(tests[i], bo);
+    progress.start(i, tests[i].name);
+    BackendTestResult r = run_backend_test(tests[i], bo);
     passed += r.passed ? 1 : 0;
-    if (progress) io.err << "\r\033[K" << std::flush;
+    progress.clear();
     if (g.json)
       results.push_back(to_json(r));
     else if (!(g.quiet && r.passed))
       io.out << result_line(r, g.verbose > 0) << '\n';
+    all.push_back(std::move(r));
   }
+  if (!opt.junit.empty())
+    write_junit_file(junit_suites(opt, collected, all), "onnxtool test", opt.junit);
   const std::size_t failed = tests.size() - passed;
   if (g.json)
     print_json({{"tests", results}, {"passed", passed}, {"failed", failed}}, io);
@@ -111,6 +148,10 @@ Command add_test(CLI::App& app, GlobalOptions&) {
       ->required();
   c.app->add_option("--filter", opt->filter, "run only tests whose name matches this regex")
       ->type_name("REGEX");
+  c.app
+      ->add_option("--junit", opt->junit,
+                   "also write the results as JUnit XML to FILE (one testcase per test)")
+      ->type_name("FILE");
   c.app->add_option("--rtol", opt->rtol, "relative tolerance for floating-point outputs (1e-3)");
   c.app->add_option("--atol", opt->atol, "absolute tolerance for floating-point outputs (1e-7)");
   c.app->add_option("--timeout", opt->timeout, "seconds a test may take (default 300)")

@@ -150,4 +150,11 @@ std::string shell_output(const std::string& command) {
   return out;
 }
 
+std::string xml_xpath(const std::filesystem::path& file, const std::string& expr) {
+  std::string out =
+      shell_output("xmllint --xpath '" + expr + "' '" + file.string() + "' 2>/dev/null");
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
 }  // namespace onnxtool::test

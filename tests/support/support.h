@@ -44,6 +44,10 @@ inline bool light_model_in_sanitizer_slice(const std::string& name) {
 // What a shell command prints on stdout (popen); "" when it cannot run.
 std::string shell_output(const std::string& command);
 
+// xmllint --xpath EXPR FILE, without the final newline: "" when it fails (xmllint is Debian's
+// libxml2-utils; scripts/test.sh installs it).
+std::string xml_xpath(const std::filesystem::path& file, const std::string& expr);
+
 // A fresh empty directory under the system temp dir, removed when the object dies.
 class TempDir {
  public:

@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "app/cli.h"
+#include "app/cli_progress.h"
 #include "app/commands.h"
 #include "core/registry/registry.h"
 #include "ops/register_all.h"
@@ -62,4 +64,33 @@ TEST_CASE("man pages render without roff warnings") {
         shell_output("groff -man -Tutf8 -P-cbou '" + (dir / name).string() + "' 2>/dev/null");
     CHECK(rendered.find("NAME") != std::string::npos);
   }
+}
+
+TEST_CASE("progress: on a terminal only, never with --json or -q, erased when done") {
+  std::ostringstream out, err;
+  app::Io tty{out, err, true};
+  app::GlobalOptions g;
+  {
+    app::Progress p(tty, g, 12);
+    CHECK(p.active());
+    p.start(0, "first.onnx");
+    p.start(11, "last.onnx");
+  }
+  CHECK(err.str().find("[ 1/12] 0:00 elapsed  first.onnx") != std::string::npos);
+  CHECK(err.str().find("[12/12]") != std::string::npos);
+  CHECK(err.str().substr(err.str().size() - 4) == "\r\x1b[K");
+  std::ostringstream err2;
+  app::Io pipe{out, err2, false};
+  app::Progress not_tty(pipe, g, 12);
+  not_tty.start(0, "x");
+  g.json = true;
+  app::Progress json(tty, g, 12);
+  CHECK_FALSE(json.active());
+  g.json = false;
+  g.quiet = true;
+  app::Progress quiet(tty, g, 12);
+  CHECK_FALSE(quiet.active());
+  CHECK(err2.str().empty());
+  CHECK(app::clock_text(61.4) == "1:01");
+  CHECK(app::clock_text(3725) == "1:02:05");
 }

@@ -14,6 +14,7 @@
 #include "core/types/npy.h"
 #include "core/types/npz.h"
 #include "core/types/tensor_proto.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/support.h"
 #include "tests/unit/test_exec_util.h"
 
@@ -39,22 +40,8 @@ void write_loop_model(const fs::path& path) {
   write_file(path, b.proto().SerializeAsString());
 }
 
-struct Cli {
-  int code = -1;
-  std::string out, err;
-};
-
-Cli cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "onnxtool");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  app::Io io{out, err, false};
-  Cli r;
-  r.code = app::run_cli(static_cast<int>(argv.size()), argv.data(), io);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+CliRun cli(const std::vector<std::string>& args) {
+  return run_cli(args);
 }
 
 struct Fixture {
@@ -107,6 +94,14 @@ TEST_CASE("run: positional input files, random inputs, and --expect") {
   CHECK(r.out.find("MISMATCH acc_out         1 of 2 elements differ (max abs err 0.5, max rel err "
                    "0.25); first at [1]: -2.5, expected -2") != std::string::npos);
   CHECK(r.out.find("ok       iters") != std::string::npos);
+  // The same comparison as JUnit XML: a testcase per output.
+  const fs::path xml = f.tmp / "run.xml";
+  r = cli(
+      {"run", f.model, f.m, f.x, "--expect", (f.tmp / "want").string(), "--junit", xml.string()});
+  CHECK(r.code == 1);
+  CHECK(xml_xpath(xml, "count(//testcase)") == "2");
+  CHECK(xml_xpath(xml, "string(//testcase[failure]/@name)") == "acc_out");
+  CHECK(cli({"run", f.model, f.m, f.x, "--junit", xml.string()}).code == 2);
   // Random inputs: m becomes 0, so no iteration.
   r = cli({"run", f.model, "--random-inputs", "--seed", "7"});
   CHECK(r.code == 0);
@@ -221,6 +216,13 @@ TEST_CASE("test: one line per test, a count, exit 1 when any fails") {
         "differ (max abs err 1, max rel err 0.333); first at [1]: 2, expected 3\n"
         "PASS test_good\n"
         "1 passed, 1 failed\n");
+  const fs::path xml = tmp / "tests.xml";
+  r = cli({"test", tmp.path().string(), "--junit", xml.string()});
+  CHECK(r.code == 1);
+  CHECK(xml_xpath(xml, "count(/testsuites/testsuite/testcase)") == "2");
+  CHECK(xml_xpath(xml, "string(//testcase[@name=\"test_bad\"]/failure/@message)")
+            .find("mismatch in output 0") != std::string::npos);
+  CHECK(xml_xpath(xml, "string(/testsuites/@failures)") == "1");
   r = cli({"test", tmp.path().string(), "--filter", "good$", "--in-process"});
   CHECK(r.code == 0);
   CHECK(r.out == "PASS test_good\n1 passed, 0 failed\n");
