@@ -46,6 +46,10 @@ std::optional<Tensor> InferContext::tensor_attribute(std::string_view name) cons
 
 void InferContext::set_output_constant(std::size_t, const Tensor&) {}
 
+void InferContext::infer_unreachable_graph(const onnx::GraphProto& graph) {
+  infer_graph(graph, {});
+}
+
 Dim InferContext::unify_dims(const Dim& a, const Dim& b, const std::string& what) {
   return unify_dim(a, b, what);
 }

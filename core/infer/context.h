@@ -70,6 +70,11 @@ class InferContext {
   virtual std::vector<Type> infer_graph(const onnx::GraphProto& graph,
                                         const std::vector<Type>& input_types) = 0;
 
+  // A subgraph that can never run (the If branch a constant condition leaves out): its values
+  // are typed where they can be, but nothing it finds is reported, since what it would compute
+  // for these inputs cannot fail the model. The default infers it as usual.
+  virtual void infer_unreachable_graph(const onnx::GraphProto& graph);
+
   // Publishes output i's whole value when inference can compute it (Constant, folded shape
   // computations): later nodes see it through input_constant(), and input_values() when it is an
   // integer scalar or vector. The default ignores it.

@@ -153,6 +153,7 @@ class NodeContext final : public InferContext {
   }
   std::vector<Type> infer_graph(const onnx::GraphProto& graph,
                                 const std::vector<Type>& input_types) override;
+  void infer_unreachable_graph(const onnx::GraphProto& graph) override;
   [[noreturn]] void fail(const std::string& message) const override { throw InferFailure{message}; }
   void warn(const std::string& message) override;
 
@@ -202,6 +203,8 @@ class Engine {
   std::vector<Type> infer_subgraph(const onnx::GraphProto& g, const std::string& prefix,
                                    Scope& parent, const std::vector<Type>& input_types);
   void report(Severity s, const std::string& rule, const std::string& loc, const std::string& msg);
+  // While positive, findings are not reported: a subgraph that never runs is being inferred.
+  int silenced = 0;
 
  private:
   Severity conflict_severity() const { return opt_.strict ? Severity::error : Severity::warning; }
@@ -326,6 +329,17 @@ std::vector<Type> NodeContext::infer_graph(const onnx::GraphProto& graph,
   return engine_.infer_subgraph(graph, prefix, scope_, input_types);
 }
 
+void NodeContext::infer_unreachable_graph(const onnx::GraphProto& graph) {
+  ++engine_.silenced;
+  try {
+    infer_graph(graph, {});
+  } catch (...) {
+    --engine_.silenced;
+    throw;
+  }
+  --engine_.silenced;
+}
+
 void NodeContext::warn(const std::string& message) {
   engine_.report(Severity::warning, "infer.warning", loc_, message);
 }
@@ -334,6 +348,7 @@ void NodeContext::warn(const std::string& message) {
 
 void Engine::report(Severity s, const std::string& rule, const std::string& loc,
                     const std::string& msg) {
+  if (silenced > 0) return;
   // Subgraphs are inferred more than once (a loop's carried types settle); say things once.
   if (!reported_.insert(rule + '\n' + loc + '\n' + msg).second) return;
   Diagnostic d;

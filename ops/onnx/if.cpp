@@ -32,25 +32,34 @@ void if_kernel(KernelContext& ctx) {
 namespace {
 
 // If: both branches are inferred (they see the outer scope); each output is what the two
-// branches agree on — or the taken branch's type when the condition is a known constant.
+// branches agree on. When the condition is a known constant only the taken branch is: the
+// other never runs, and exporters leave in it code that would fail for these shapes (the
+// AffineGrid function body splits a 5-element size into 4 in its 2-D branch).
 void infer_if(InferContext& ctx) {
   const onnx::GraphProto* then_branch = ctx.attrs().graph("then_branch");
   const onnx::GraphProto* else_branch = ctx.attrs().graph("else_branch");
   if (!then_branch || !else_branch) ctx.fail("then_branch and else_branch are both required");
+  if (then_branch->output_size() != else_branch->output_size())
+    ctx.fail("then_branch has " + std::to_string(then_branch->output_size()) +
+             " outputs but else_branch has " + std::to_string(else_branch->output_size()) +
+             " (expected equal)");
+  if (static_cast<std::size_t>(then_branch->output_size()) < ctx.num_outputs())
+    ctx.fail("the branches have " + std::to_string(then_branch->output_size()) +
+             " outputs but the node has " + std::to_string(ctx.num_outputs()));
+  if (const std::optional<int64_t> cond = input_int(ctx, 0)) {
+    const std::vector<Type> taken = ctx.infer_graph(*cond ? *then_branch : *else_branch, {});
+    ctx.infer_unreachable_graph(*cond ? *else_branch : *then_branch);
+    for (std::size_t i = 0; i < ctx.num_outputs() && i < taken.size(); ++i)
+      ctx.set_output_type(i, taken[i]);
+    return;
+  }
   const std::vector<Type> t = ctx.infer_graph(*then_branch, {});
   const std::vector<Type> e = ctx.infer_graph(*else_branch, {});
-  if (t.size() != e.size())
-    ctx.fail("then_branch has " + std::to_string(t.size()) + " outputs but else_branch has " +
-             std::to_string(e.size()) + " (expected equal)");
-  if (t.size() < ctx.num_outputs())
-    ctx.fail("the branches have " + std::to_string(t.size()) + " outputs but the node has " +
-             std::to_string(ctx.num_outputs()));
-  const std::optional<int64_t> cond = input_int(ctx, 0);
-  for (std::size_t i = 0; i < ctx.num_outputs(); ++i) {
+  for (std::size_t i = 0; i < ctx.num_outputs() && i < t.size() && i < e.size(); ++i) {
     if (t[i].elem && e[i].elem && t[i].elem != e[i].elem && t[i].kind == e[i].kind)
       ctx.fail("output " + std::to_string(i) + " is " + t[i].to_string() + " in then_branch but " +
                e[i].to_string() + " in else_branch (expected the same element type)");
-    ctx.set_output_type(i, cond ? (*cond ? t[i] : e[i]) : join_types(t[i], e[i]));
+    ctx.set_output_type(i, join_types(t[i], e[i]));
   }
 }
 

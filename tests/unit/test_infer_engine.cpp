@@ -381,6 +381,39 @@ TEST_CASE("engine: If merges its branches; a constant condition picks one") {
   CHECK(r->result.graphs.size() == 3);
 }
 
+TEST_CASE("engine: the branch a constant condition leaves out is not inferred") {
+  // The then-branch's inference fails (Broken), but that branch never runs when the condition
+  // is a known false (as in the AffineGrid function body's 2-D branch, which splits a 5-element
+  // size into 4).
+  auto build = [](bool constant_condition) {
+    TestModel m;
+    m.input("x", kFloat, {"2", "3"});
+    if (constant_condition) {
+      auto* c = m.graph().add_initializer();
+      c->set_name("c");
+      c->set_data_type(kBool);
+      c->add_int32_data(0);
+    } else {
+      m.input("c", kBool, {});
+    }
+    onnx::GraphProto then_g, else_g;
+    TestModel::add_node(then_g, "Broken", {"x"}, {"t"});
+    then_g.add_output()->set_name("t");
+    TestModel::add_node(else_g, "Relu", {"x"}, {"e"});
+    else_g.add_output()->set_name("e");
+    auto& n = m.node("If", {"c"}, {"y"});
+    attr_graph(n, "then_branch", then_g);
+    attr_graph(n, "else_branch", else_g);
+    m.output("y");
+    return m;
+  };
+  auto known = infer(build(true));
+  CHECK(known->sink.ok());
+  CHECK(known->type("y") == "float[2,3]");
+  auto unknown = infer(build(false));
+  CHECK(unknown->has("infer.failed"));
+}
+
 TEST_CASE("engine: Loop carries types to a fixpoint and stacks scan outputs") {
   TestModel m;
   m.ints_initializer("trips", {5});
