@@ -45,7 +45,7 @@ int check_file(const std::string& path, const CheckOptions& options, DiagSink& s
     sink.report_fatal(e.diagnostic());
     return exit_code_for(e.kind());
   }
-  return sink.ok() ? 0 : 1;
+  return sink.exit_code();
 }
 
 }  // namespace onnxtool

@@ -63,6 +63,7 @@ void DiagSink::note(std::string rule, std::string location, std::string message)
 void DiagSink::clear() {
   items_.clear();
   errors_ = warnings_ = dropped_ = 0;
+  io_failed_ = false;
 }
 
 namespace {

@@ -51,6 +51,12 @@ class DiagSink {
   std::size_t warnings() const { return warnings_; }
   std::size_t dropped() const { return dropped_; }
   bool ok() const { return errors_ == 0; }
+  // A finding that means a file could not be read (missing external data): the command's exit
+  // code is then 3 (I/O), not 1, even though reading went on to report the rest.
+  void mark_io_failure() { io_failed_ = true; }
+  bool io_failed() const { return io_failed_; }
+  // 0 when there is no error, 3 after an I/O failure, else 1.
+  int exit_code() const { return io_failed_ ? 3 : errors_ ? 1 : 0; }
   void clear();
 
  private:
@@ -61,6 +67,7 @@ class DiagSink {
   const RulePolicy* policy_ = nullptr;
   std::size_t max_stored_;
   std::size_t errors_ = 0, warnings_ = 0, dropped_ = 0;
+  bool io_failed_ = false;
 };
 
 struct RenderOptions {

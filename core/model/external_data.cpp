@@ -163,6 +163,10 @@ int open_beneath(int dir_fd, const std::string& relative, std::string& why) {
 
 struct ExternalData::FileState {
   std::optional<Problem> problem;
+  // The problem is reported once per sink, for the first tensor; the others are counted.
+  const DiagSink* reported_to = nullptr;
+  std::string first_location;
+  int repeats = 0;
   uint64_t size = 0;
   std::shared_ptr<const MappedFile> mapping;
   int tensors = 0;
@@ -300,6 +304,18 @@ std::optional<ExternalRef> ExternalData::validate(const onnx::TensorProto& tenso
   }
   FileState& file = const_cast<FileState&>(inspect(ref.normalized));
   if (file.problem) {
+    // A missing or unreadable file cannot be fixed inside the model: an I/O failure (exit 3).
+    const std::string& rule = file.problem->rule;
+    if (rule == "external-data.missing-file" || rule == "external-data.missing-dir" ||
+        rule == "external-data.open")
+      sink.mark_io_failure();
+    if (file.reported_to == &sink) {
+      ++file.repeats;
+      return std::nullopt;
+    }
+    file.reported_to = &sink;
+    file.first_location = location;
+    file.repeats = 0;
     error(file.problem->rule, file.problem->message);
     return std::nullopt;
   }
@@ -399,6 +415,21 @@ bool ExternalData::verify_checksum(const ExternalRef& ref, const std::string& lo
        "SHA1 of " + quoted_name(ref.location) + " is " + actual + ", the model says " + wanted,
        {}});
   return false;
+}
+
+void ExternalData::report_repeats(DiagSink& sink) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& name : order_) {
+    const FileState& f = *files_.at(name);
+    if (!f.problem || f.reported_to != &sink || f.repeats == 0) continue;
+    sink.report({Severity::note,
+                 f.problem->rule,
+                 model_name_,
+                 f.first_location,
+                 "the same for " + std::to_string(f.repeats) + " more tensor" +
+                     (f.repeats == 1 ? "" : "s") + " in " + quoted_name(name),
+                 {}});
+  }
 }
 
 std::vector<ExternalFileUse> ExternalData::file_uses() const {

@@ -67,6 +67,10 @@ class ExternalData {
   // mismatch. Returns true when it matches or no checksum is given.
   bool verify_checksum(const ExternalRef& ref, const std::string& location, DiagSink& sink);
 
+  // validate() reports a file's problem (missing, a symlink, ...) once per sink, at the first
+  // tensor that uses it; this adds one note per such file saying how many more use it.
+  void report_repeats(DiagSink& sink) const;
+
   // Files referenced by validated tensors, in first-use order.
   std::vector<ExternalFileUse> file_uses() const;
 

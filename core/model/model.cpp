@@ -274,6 +274,7 @@ void validate_external_data(const Model& model, DiagSink& sink) {
                        {}});
         }
       });
+  model.external->report_repeats(sink);
 }
 
 void verify_external_checksums(const Model& model, DiagSink& sink) {
@@ -434,6 +435,28 @@ void write_proto(const onnx::ModelProto& proto, const std::string& path, const s
 
 }  // namespace
 
+namespace {
+
+// The side file's name is written into the model as each tensor's location: it must be one the
+// loader accepts (ExternalData.md: relative, inside the model's folder), or the model we write
+// would be refused by our own check and run. Refused before anything is written.
+void check_side_file_name(const std::string& side_name) {
+  auto refuse = [&](const char* rule, const std::string& why) {
+    throw Error(ErrorKind::usage, rule, side_name, "",
+                "--external-data " + why +
+                    "; give a path relative to the output model's folder, e.g. weights.data");
+  };
+  const fs::path p(side_name);
+  if (side_name.empty() || !p.has_filename())
+    refuse("external-data.bad-location", "needs a file name");
+  if (p.is_absolute())
+    refuse("external-data.absolute-path", "is an absolute path, which ExternalData.md forbids");
+  for (const auto& part : p)
+    if (part == "..") refuse("external-data.escapes-model-dir", "leaves the model's folder (..)");
+}
+
+}  // namespace
+
 void save_model(Model& model, const std::string& path, const SaveOptions& options) {
   const fs::path out_dir =
       path == "-" ? fs::path(".")
@@ -448,6 +471,7 @@ void save_model(Model& model, const std::string& path, const SaveOptions& option
       break;
     case E::externalize: {
       if (path == "-") throw_usage("external data needs a model file path, not stdout");
+      check_side_file_name(side_name);
       const uint64_t threshold = options.size_threshold;
       const bool attrs = options.include_attributes;
       externalize(

@@ -19,6 +19,15 @@ AtomicFile::AtomicFile(fs::path target) : target_(std::move(target)) {
   std::error_code ec;
   if (fs::is_directory(target_, ec))
     throw_io("io.is-directory", target_.string(), "is a directory, cannot write a file there");
+  // Every file onnxtool writes (models, side files, .npy, .npz, reports) gets its folder made,
+  // as `mkdir -p` would: one rule for every option that names an output.
+  if (!fs::is_directory(dir, ec)) {
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir, ec))
+      throw_io("io.create", target_.string(),
+               "cannot create the folder " + dir.string() + ": " +
+                   (ec ? ec.message() : std::string("a file of that name is in the way")));
+  }
   // (Built step by step: GCC 12 warns falsely on `"." + std::string`.)
   std::string leaf = ".";
   leaf += target_.filename().string();

@@ -12,7 +12,8 @@ namespace onnxtool {
 
 class AtomicFile {
  public:
-  // Creates the temporary file beside `target`. Throws Error(io) naming the target on failure.
+  // Creates the target's folder when it is missing (as mkdir -p), then the temporary file beside
+  // `target`. Throws Error(io) naming the target on failure.
   explicit AtomicFile(std::filesystem::path target);
   ~AtomicFile();  // removes the temporary file unless commit() succeeded
   AtomicFile(const AtomicFile&) = delete;

@@ -352,3 +352,55 @@ TEST_CASE("info reads a model from stdin") {
   CHECK(r.out.find("<stdin>") != std::string::npos);
   CHECK(r.out.find("MatMul") != std::string::npos);
 }
+
+TEST_CASE("a missing data file is one error, a note for the other tensors, and exit code 3") {
+  Fixture f;
+  for (auto& t : *f.model.mutable_graph()->mutable_initializer()) t.clear_external_data();
+  make_external(f.w(), "gone.bin", 0, 48);
+  make_external(*f.model.mutable_graph()->mutable_initializer(1), "gone.bin", 64, 12);
+  const std::string path = f.save();
+  DiagSink sink;
+  load_model(path, {}, sink);
+  CHECK(sink.errors() == 1);
+  CHECK(sink.io_failed());
+  CHECK(sink.exit_code() == 3);
+  REQUIRE(sink.diagnostics().size() == 2);
+  CHECK(sink.diagnostics()[1].severity == Severity::note);
+  CHECK(sink.diagnostics()[1].message.find("1 more tensor in \"gone.bin\"") != std::string::npos);
+  for (const char* cmd : {"check", "info"}) CHECK(run_onnxtool({cmd, path}).exit_code == 3);
+  CHECK(run_onnxtool({"run", path, "--random-inputs"}).exit_code == 3);
+  CHECK(run_onnxtool({"check", f.save("again.onnx"), "--data-dir", (f.dir / "nodir").string()})
+            .exit_code == 3);
+}
+
+TEST_CASE("--external-data outside the output's folder is refused before anything is written") {
+  TempDir dir;
+  write_file(dir / "m.onnx", serialize(tiny_model()));
+  DiagSink sink;
+  Model m = load_model((dir / "m.onnx").string(), {}, sink);
+  fs::create_directory(dir / "out");
+  for (const std::string& bad : {(dir / "w.data").string(), std::string("../w.data"),
+                                 std::string("sub/../../w.data"), std::string("")}) {
+    SaveOptions so;
+    so.external = SaveOptions::External::externalize;
+    so.external_file = bad.empty() ? "sub/" : bad;
+    so.size_threshold = 0;
+    try {
+      save_model(m, (dir / "out" / "m.onnx").string(), so);
+      FAIL("expected a refusal for " << bad);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      CHECK(e.rule().rfind("external-data.", 0) == 0);
+    }
+  }
+  CHECK(fs::is_empty(dir / "out"));
+  CHECK(!fs::exists(dir / "w.data"));
+  // Inside the folder, a subfolder is fine: made, and the model checks clean.
+  SaveOptions ok;
+  ok.external = SaveOptions::External::externalize;
+  ok.external_file = "weights/w.data";
+  ok.size_threshold = 0;
+  save_model(m, (dir / "out" / "m.onnx").string(), ok);
+  CHECK(fs::is_regular_file(dir / "out" / "weights" / "w.data"));
+  CHECK(run_onnxtool({"check", (dir / "out" / "m.onnx").string()}).exit_code == 0);
+}

@@ -158,11 +158,16 @@ TEST_CASE("saving is atomic: a failed save leaves nothing behind") {
   write_file(dir / "m.onnx", serialize(tiny_model()));
   DiagSink sink;
   Model m = load_model((dir / "m.onnx").string(), {}, sink);
-  CHECK_THROWS_AS(save_model(m, (dir / "no-such-dir" / "out.onnx").string()), Error);
+  // A file where the output's folder should be: the folder cannot be made.
+  write_file(dir / "in-the-way", "x");
+  CHECK_THROWS_AS(save_model(m, (dir / "in-the-way" / "out.onnx").string()), Error);
   save_model(m, (dir / "out.onnx").string());
   Model again = load_model((dir / "out.onnx").string(), {}, sink);
   CHECK(again.proto->SerializeAsString() == m.proto->SerializeAsString());
   int entries = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++entries;
-  CHECK(entries == 2);  // m.onnx and out.onnx, no temporary files
+  CHECK(entries == 3);  // m.onnx, in-the-way and out.onnx, no temporary files
+  // A missing folder is made, as for every output.
+  save_model(m, (dir / "new" / "dir" / "out.onnx").string());
+  CHECK(std::filesystem::is_regular_file(dir / "new" / "dir" / "out.onnx"));
 }
