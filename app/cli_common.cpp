@@ -55,4 +55,37 @@ int guarded(const GlobalOptions& g, Io& io, const std::function<int()>& f) {
   }
 }
 
+int guarded_command(const GlobalOptions& g, Io& io, const std::function<int()>& f) {
+  if (!g.json) return guarded(g, io, f);
+  nlohmann::json diagnostics = nlohmann::json::array();
+  int code = 0;
+  try {
+    return f();
+  } catch (const Error& e) {
+    print_diagnostics({e.diagnostic()}, g, io);
+    diagnostics.push_back(to_json(e.diagnostic()));
+    code = exit_code_for(e.kind());
+  } catch (const std::bad_alloc&) {
+    io.err << "onnxtool: error: out of memory\n";
+    diagnostics.push_back(
+        {{"severity", "error"}, {"rule", "internal"}, {"message", "out of memory"}});
+    code = 4;
+  } catch (const std::exception& e) {
+    io.err << "onnxtool: internal error: " << e.what() << '\n';
+    diagnostics.push_back({{"severity", "error"}, {"rule", "internal"}, {"message", e.what()}});
+    code = 4;
+  }
+  print_json({{"exit_code", code}, {"diagnostics", diagnostics}}, io);
+  return code;
+}
+
+void print_json_documents(const nlohmann::json& docs, const GlobalOptions& g, Io& io) {
+  if (g.json_lines) {
+    for (const auto& d : docs)
+      io.out << d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    return;
+  }
+  print_json(docs.size() == 1 ? docs[0] : docs, io);
+}
+
 }  // namespace onnxtool::app

@@ -18,6 +18,9 @@ enum class ColorMode { automatic, always, never };
 
 struct GlobalOptions {
   bool json = false;
+  // --json-lines: commands that take several files (check, info) print one compact JSON
+  // document per file and line, whatever the count, instead of an object or an array.
+  bool json_lines = false;
   bool quiet = false;
   int verbose = 0;
   ColorMode color = ColorMode::automatic;
@@ -48,5 +51,13 @@ void print_json(const nlohmann::json& j, Io& io);
 // Runs f, turning an onnxtool::Error into its diagnostic and exit code, and any other exception
 // into an internal error (exit 4). Never lets an exception escape.
 int guarded(const GlobalOptions& g, Io& io, const std::function<int()>& f);
+
+// As guarded, for a command's whole action: with --json a failure also prints a JSON document
+// on stdout, {"exit_code": N, "diagnostics": [...]}, so a script reading stdout always gets one.
+int guarded_command(const GlobalOptions& g, Io& io, const std::function<int()>& f);
+
+// Prints one JSON document per file: an object for one file and an array for several (the
+// documented shape), or with --json-lines each on its own line.
+void print_json_documents(const nlohmann::json& docs, const GlobalOptions& g, Io& io);
 
 }  // namespace onnxtool::app

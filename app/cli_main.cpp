@@ -65,6 +65,9 @@ void build_cli(CliTree& tree) {
   // A plain flag, not CLI11's version callback, so that `--version --json` sees the --json.
   app.add_flag("--version", tree.version, "print version information (with --json: capabilities)");
   app.add_flag("--json", g.json, "machine-readable output on stdout");
+  app.add_flag_callback(
+      "--json-lines", [&g] { g.json = g.json_lines = true; },
+      "as --json, one compact document per line: one per file for check and info");
   app.add_flag("-q,--quiet", g.quiet, "only errors on stderr");
   app.add_flag("-v,--verbose", g.verbose, "progress and timing on stderr (repeat for more)");
   app.add_option_function<std::string>(

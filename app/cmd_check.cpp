@@ -62,7 +62,10 @@ CheckFileResult check_one(const std::string& file, const CheckCmdOptions& opt, c
 // "model.onnx: valid", "model.onnx: invalid: 3 errors, 1 warning", "x.onnx: not read (I/O error)"
 std::string summary_line(const CheckFileResult& r) {
   std::string s = r.file + ": ";
-  if (r.code == 3) return s + "not read (I/O error)";
+  if (r.code == 3)
+    return s + (r.errors > 1
+                    ? "a file it needs could not be read (I/O error), " + plural(r.errors, "error")
+                    : "not read (I/O error)");
   if (r.code == 4) return s + "not checked (internal error)";
   s += r.code == 0 ? "valid" : "invalid";
   std::string counts;
@@ -143,7 +146,7 @@ int run_check(const CheckCmdOptions& opt, const GlobalOptions& g, Io& io) {
     case CheckFormat::json: {
       nlohmann::json docs = nlohmann::json::array();
       for (const auto& r : results) docs.push_back(check_result_json(r));
-      print_json(docs.size() == 1 ? docs[0] : docs, io);
+      print_json_documents(docs, g, io);
       break;
     }
     case CheckFormat::sarif:

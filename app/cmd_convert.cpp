@@ -327,7 +327,15 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   DiagSink sink;
   Model m = load_model(opt.input, lo, sink);
   print_diagnostics(sink.diagnostics(), g, io);
-  if (!sink.ok()) return 1;
+  if (!sink.ok()) {
+    if (g.json)
+      print_json({{"input", opt.input},
+                  {"output", opt.output},
+                  {"exit_code", sink.exit_code()},
+                  {"diagnostics", to_json(sink.diagnostics())}},
+                 io);
+    return sink.exit_code();
+  }
   if (g.verbose) io.err << "onnxtool: read " << opt.input << " in " << ms_since(start) << " ms\n";
   if (opt.toposort && !sort_nodes(m, g, io)) return 1;
   if (opt.expose) expose(m, *opt.expose, g, io);
@@ -396,7 +404,7 @@ Command add_convert(CLI::App& app, GlobalOptions&) {
   c.app->add_flag("--dry-run", opt->dry_run,
                   "print what --opset would do to each node, and write nothing");
   c.action = [opt](const GlobalOptions& g, Io& io) {
-    return guarded(g, io, [&] { return run_convert(*opt, g, io); });
+    return guarded_command(g, io, [&] { return run_convert(*opt, g, io); });
   };
   return c;
 }

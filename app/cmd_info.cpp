@@ -133,7 +133,7 @@ int summarize_file(const std::string& file, const InfoOptions& opt, DiagSink& si
   if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
   try {
     Model m = load_model(file, lo, sink);
-    if (!sink.ok()) return 1;
+    if (!sink.ok()) return sink.exit_code();
     summary = summarize(m);
     return 0;
   } catch (const Error& e) {
@@ -167,7 +167,7 @@ int run_info(const InfoOptions& opt, const GlobalOptions& g, Io& io) {
     first = false;
     print_text(io.out, *summary, opt.top_ops);
   }
-  if (g.json) print_json(docs.size() == 1 ? docs[0] : docs, io);
+  if (g.json) print_json_documents(docs, g, io);
   return status;
 }
 

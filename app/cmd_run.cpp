@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -59,6 +60,7 @@ struct RunOptions {
   double rtol = 1e-3, atol = 1e-7;
   int bench = 0, warmup = 3;
   bool profile = false, no_fold = false, no_fuse = false;
+  bool allow_missing = false;  // --expect: outputs without an expected value are not an error
   std::vector<std::string> disabled_passes;
   std::size_t top = 10;
 };
@@ -258,52 +260,131 @@ nlohmann::json output_json(const std::string& name, const Value& v) {
   return j;
 }
 
-void write_outputs(const RunOptions& opt, const Session& s, const std::vector<Value>& outs,
-                   DiagSink& sink) {
-  std::vector<NamedTensor> for_npz;
-  if (!opt.output_dir.empty()) fs::create_directories(opt.output_dir);
+// The key an output is written under: its name, and for item K of a sequence output
+// "NAME[K]". The .npz member is the key; the --output-dir file is the key made a file name
+// (safe_file_name, lossless) + ".npy".
+std::string item_key(const std::string& name, std::size_t k) {
+  return name + "[" + std::to_string(k) + "]";
+}
+
+std::vector<NamedTensor> tensors_to_write(const Session& s, const std::vector<Value>& outs,
+                                          DiagSink& sink) {
+  std::vector<NamedTensor> keyed;
+  std::set<std::string> keys;
+  auto add = [&](std::string key, const Tensor& t) {
+    // Only an output literally named like another's sequence item ("s[0]") can collide.
+    if (!keys.insert(key).second)
+      throw_usage("outputs would be written under one name twice, " + quoted_name(key) +
+                  " (an output and a sequence item of another); nothing was written");
+    keyed.push_back({std::move(key), t});
+  };
   for (std::size_t i = 0; i < outs.size(); ++i) {
-    const std::string name = s.outputs()[i].name;
-    std::vector<std::pair<std::string, Tensor>> tensors;
-    if (outs[i].is_tensor()) tensors.emplace_back(safe_file_name(name), outs[i].tensor());
+    const std::string& name = s.outputs()[i].name;
+    if (outs[i].is_tensor()) add(name, outs[i].tensor());
+    bool any = outs[i].is_tensor();
     for (std::size_t k = 0; outs[i].is_sequence() && k < outs[i].items().size(); ++k)
-      if (outs[i].items()[k].is_tensor())
-        tensors.emplace_back(safe_file_name(name) + "_" + std::to_string(k),
-                             outs[i].items()[k].tensor());
-    if (tensors.empty() && (!opt.output_dir.empty() || !opt.npz.empty()))
-      sink.warning("run.output-not-written", "output " + name,
+      if (outs[i].items()[k].is_tensor()) {
+        add(item_key(name, k), outs[i].items()[k].tensor());
+        any = true;
+      }
+    if (!any)
+      sink.warning("run.output-not-written", "output " + quoted_name(name),
                    "is " + value_type_text(outs[i]) + ": not written");
-    for (auto& [file, t] : tensors) {
-      if (!opt.output_dir.empty()) write_npy(fs::path(opt.output_dir) / (file + ".npy"), t);
-      for_npz.push_back({file, t});
-    }
   }
-  if (!opt.npz.empty()) write_npz(opt.npz, for_npz, false);
+  return keyed;
+}
+
+void write_outputs(const RunOptions& opt, const Session& s, const std::vector<Value>& outs,
+                   DiagSink& sink, Io& io) {
+  if (opt.output_dir.empty() && opt.npz.empty()) return;
+  const std::vector<NamedTensor> keyed = tensors_to_write(s, outs, sink);
+  if (!opt.output_dir.empty()) {
+    std::error_code ec;
+    if (fs::exists(opt.output_dir, ec) && !fs::is_directory(opt.output_dir, ec))
+      throw_io("io.not-a-directory", opt.output_dir,
+               "--output-dir names a file that exists; give a folder (it is made when missing)");
+    for (const auto& t : keyed)
+      write_npy(fs::path(opt.output_dir) / (safe_file_name(t.name) + ".npy"), t.tensor);
+  }
+  if (opt.npz == "-") {
+    // `-` is stdout, as everywhere else; the summary then goes to stderr (execute).
+    const std::string bytes = serialize_npz(keyed, false);
+    io.out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    io.out.flush();
+  } else if (!opt.npz.empty()) {
+    write_npz(opt.npz, keyed, false);
+  }
 }
 
 // ---- expected outputs ---------------------------------------------------------------------------
 
-// The expected value per output index (none when there is nothing to compare with).
+// A sequence output's items as written: NAME[0], NAME[1], ... until one is missing; none when
+// there is no NAME[0].
+std::optional<Value> read_sequence(
+    const std::function<std::optional<Tensor>(const std::string&)>& find, const std::string& name) {
+  std::vector<Value> items;
+  for (std::size_t k = 0;; ++k) {
+    auto t = find(item_key(name, k));
+    if (!t) break;
+    items.emplace_back(std::move(*t));
+  }
+  if (items.empty()) return std::nullopt;
+  return Value::sequence(std::move(items));
+}
+
+// The expected value per output index (none when there is nothing to compare with): from an
+// .npz (members named as run --npz writes them), a folder (as --output-dir writes it, or
+// output_K.pb as the backend tests have it), or one TensorProto .pb for a one-output model.
 std::vector<std::optional<Value>> read_expected(const RunOptions& opt, const Session& s) {
-  std::vector<std::optional<Value>> want(s.outputs().size());
-  auto index_of = [&](const std::string& name) -> std::size_t {
-    for (std::size_t i = 0; i < s.outputs().size(); ++i)
-      if (safe_file_name(s.outputs()[i].name) == name || s.outputs()[i].name == name) return i;
-    throw_usage("--expect: '" + name + "' is not an output of the model");
-  };
-  if (fs::path(opt.expect).extension() == ".npz") {
-    for (auto& nt : read_npz(opt.expect)) want[index_of(nt.name)] = Value(std::move(nt.tensor));
+  const auto& outputs = s.outputs();
+  std::vector<std::optional<Value>> want(outputs.size());
+  const fs::path expect(opt.expect);
+  std::error_code ec;
+  if (expect.extension() == ".npz") {
+    std::map<std::string, Tensor> members;
+    std::set<std::string> used;
+    for (auto& nt : read_npz(expect)) members.emplace(nt.name, std::move(nt.tensor));
+    auto find = [&](const std::string& key) -> std::optional<Tensor> {
+      auto it = members.find(key);
+      if (it == members.end()) return std::nullopt;
+      used.insert(key);
+      return it->second;
+    };
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (auto t = find(outputs[i].name))
+        want[i] = Value(std::move(*t));
+      else
+        want[i] = read_sequence(find, outputs[i].name);
+    }
+    for (const auto& [key, t] : members)
+      if (!used.count(key))
+        throw_usage("--expect " + opt.expect + ": " + quoted_name(key) +
+                    " is not an output of the model (nor an item of a sequence output)");
     return want;
   }
-  if (!fs::is_directory(opt.expect))
-    throw_io("io.missing-file", opt.expect, "--expect needs a directory or an .npz file");
+  if (fs::is_regular_file(expect, ec) && expect.extension() == ".pb") {
+    if (outputs.size() != 1)
+      throw_usage("--expect " + opt.expect + ": one .pb file holds one output, and the model has " +
+                  std::to_string(outputs.size()) + "; give a folder or an .npz");
+    want[0] = read_input_file(expect, outputs[0].type);
+    return want;
+  }
+  if (!fs::is_directory(expect, ec))
+    throw_io("io.not-found", opt.expect,
+             "--expect needs a folder, an .npz file, or one .pb for a one-output model");
+  auto find = [&](const std::string& key) -> std::optional<Tensor> {
+    const fs::path npy = expect / (safe_file_name(key) + ".npy");
+    if (!fs::exists(npy, ec)) return std::nullopt;
+    return read_npy(npy);
+  };
   for (std::size_t i = 0; i < want.size(); ++i) {
-    const fs::path npy = fs::path(opt.expect) / (safe_file_name(s.outputs()[i].name) + ".npy");
-    const fs::path pb = fs::path(opt.expect) / ("output_" + std::to_string(i) + ".pb");
-    if (fs::exists(npy))
-      want[i] = Value(read_npy(npy));
-    else if (fs::exists(pb))
-      want[i] = read_input_file(pb, s.outputs()[i].type);
+    const fs::path pb = expect / ("output_" + std::to_string(i) + ".pb");
+    if (auto t = find(outputs[i].name))
+      want[i] = Value(std::move(*t));
+    else if (fs::exists(pb, ec))
+      want[i] = read_input_file(pb, outputs[i].type);
+    else
+      want[i] = read_sequence(find, outputs[i].name);
   }
   return want;
 }
@@ -325,6 +406,15 @@ std::vector<ExpectRow> compare_expected(const RunOptions& opt, const Session& s,
     rows.back().result = compare_values(outs[i], *want[i], {opt.rtol, opt.atol});
   }
   if (!any) throw_usage("--expect " + opt.expect + ": no expected value for any output");
+  if (!opt.allow_missing) {
+    std::string missing;
+    for (const auto& r : rows)
+      if (!r.result) missing += (missing.empty() ? "" : ", ") + quoted_name(r.name);
+    if (!missing.empty())
+      throw Error(ErrorKind::invalid, "run.expect-missing", opt.expect, "",
+                  "no expected value for output " + missing +
+                      "; --allow-missing compares only the outputs that have one");
+  }
   return rows;
 }
 
@@ -549,7 +639,7 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   LoadOptions lo;
   if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
   Model model = load_model(opt.model, lo, sink);
-  if (!sink.ok()) return 1;
+  if (!sink.ok()) return sink.exit_code();
   spdlog::info("loaded {} in {:.1f} ms", opt.model, ms_since(start));
   SessionOptions so;
   so.threads = g.threads;
@@ -577,13 +667,17 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
                after.allocations - before.allocations,
                static_cast<double>(after.bytes - before.bytes) / (1 << 20));
   if (opt.bench > 0) r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
-  write_outputs(opt, session, r.outputs, sink);
+  write_outputs(opt, session, r.outputs, sink, io);
   if (!opt.expect.empty()) r.expected = compare_expected(opt, session, r.outputs);
   expected = r.expected;
-  if (g.json)
+  if (g.json) {
     doc = report_json(opt, session, r);
-  else
+  } else if (opt.npz == "-") {
+    Io to_stderr{io.err, io.err, io.err_is_terminal};
+    print_text(opt, session, r, to_stderr);
+  } else {
     print_text(opt, session, r, io);
+  }
   for (const auto& e : r.expected)
     if (e.result && !e.result->ok) return 1;
   return 0;
@@ -618,6 +712,10 @@ JUnitSuite expect_suite(const RunOptions& opt, const std::vector<ExpectRow>& row
 
 int run_run(const RunOptions& opt, const GlobalOptions& g, Io& io) {
   ScopedVerboseLog log(io.err, g.verbose);
+  if (opt.npz == "-" && g.json) {
+    io.err << "onnxtool: error: --npz - and --json both want stdout [usage]\n";
+    return 2;
+  }
   if (!opt.junit.empty() && opt.expect.empty()) {
     io.err << "onnxtool: error: --junit needs --expect: it reports the comparison [usage]\n";
     return 2;
@@ -673,11 +771,22 @@ Command add_run(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--seed", opt->seed, "seed for --random-inputs (default 0)");
   c.app->add_option("--dim", opt->dims, "value of a symbolic dimension for --random-inputs")
       ->type_name("NAME=VALUE");
-  c.app->add_option("--output-dir", opt->output_dir, "write each output to DIR/NAME.npy")
+  c.app
+      ->add_option("--output-dir", opt->output_dir,
+                   "write each output to DIR/NAME.npy (NAME with %, /, \\ and control "
+                   "characters as %XX; sequence items as NAME[K].npy)")
       ->type_name("DIR");
-  c.app->add_option("--npz", opt->npz, "write the outputs to an .npz archive")->type_name("FILE");
+  c.app
+      ->add_option("--npz", opt->npz,
+                   "write the outputs to an .npz archive, members named as the outputs (- for "
+                   "stdout)")
+      ->type_name("FILE");
   c.app->add_option("--expect", opt->expect,
-                    "compare with expected outputs: DIR (NAME.npy or output_K.pb) or FILE.npz");
+                    "compare with expected outputs: DIR (as --output-dir writes it, or "
+                    "output_K.pb), FILE.npz (as --npz writes it), or FILE.pb for a one-output "
+                    "model");
+  c.app->add_flag("--allow-missing", opt->allow_missing,
+                  "with --expect: outputs that have no expected value are skipped, not an error");
   c.app
       ->add_option("--junit", opt->junit,
                    "write the --expect comparison as JUnit XML to FILE (a testcase per output)")

@@ -147,20 +147,18 @@ void print_summary(std::ostream& out, const InferResult& r) {
       << " of unknown rank, " << t.untyped << " untyped\n";
 }
 
-std::string destination(const ShapeInferOptions& opt, bool report_only) {
+std::string destination(const ShapeInferOptions& opt) {
   if (opt.in_place) {
     if (!opt.output.empty()) throw_usage("give OUT or --in-place, not both");
     if (opt.input == "-") throw_usage("--in-place needs a file, not stdin");
     return opt.input;
   }
-  if (opt.output.empty() && !report_only)
-    throw_usage("OUT is required (or --in-place, or a report: --json, --explain)");
-  return opt.output;
+  return opt.output;  // "" with no OUT: infer and report only
 }
 
 int run_shape_infer(const ShapeInferOptions& opt, const GlobalOptions& g, Io& io) {
   const bool report_only = g.json || !opt.explain.empty();
-  const std::string out_path = destination(opt, report_only);
+  const std::string out_path = destination(opt);
   if (out_path == "-" && report_only)
     throw_usage("OUT - (the model on stdout) cannot be combined with --json or --explain");
   const InferOptions io_opts = infer_options(opt);
@@ -183,14 +181,18 @@ int run_shape_infer(const ShapeInferOptions& opt, const GlobalOptions& g, Io& io
     nlohmann::json doc = result ? to_json(*result, opt) : nlohmann::json{{"file", opt.input}};
     doc["diagnostics"] = onnxtool::to_json(sink.diagnostics());
     print_json(doc, io);
-    return sink.ok() ? 0 : 1;
+    return sink.exit_code();
   }
   print_diagnostics(sink.diagnostics(), g, io);
-  if (!result) return 1;
+  if (!result) return std::max(sink.exit_code(), 1);
   for (const auto& name : opt.explain)
     for (const auto& line : explain_value(*result, name)) io.out << line << '\n';
-  if (opt.explain.empty() && out_path != "-" && !g.quiet) print_summary(io.out, *result);
-  return sink.ok() ? 0 : 1;
+  if (opt.explain.empty() && out_path != "-" && !g.quiet) {
+    print_summary(io.out, *result);
+    if (out_path.empty())
+      io.out << "(nothing written: give OUT, or --in-place, for the annotated model)\n";
+  }
+  return sink.exit_code();
 }
 
 }  // namespace
@@ -220,7 +222,7 @@ Command add_shape_infer(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--data-dir", opt->data_dir,
                     "directory holding external data (default: the model's directory)");
   c.action = [opt](const GlobalOptions& g, Io& io) {
-    return guarded(g, io, [&] { return run_shape_infer(*opt, g, io); });
+    return guarded_command(g, io, [&] { return run_shape_infer(*opt, g, io); });
   };
   return c;
 }

@@ -162,7 +162,7 @@ Command add_test(CLI::App& app, GlobalOptions&) {
                   "run tests in this process (default: one child process each, so a crash "
                   "fails only its test)");
   c.action = [opt](const GlobalOptions& g, Io& io) {
-    return guarded(g, io, [&] { return run_test(*opt, g, io); });
+    return guarded_command(g, io, [&] { return run_test(*opt, g, io); });
   };
   return c;
 }

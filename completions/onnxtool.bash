@@ -4,11 +4,11 @@ _onnxtool() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "${COMP_WORDS[i]}" in -*) ;; *) sub="${COMP_WORDS[i]}"; break ;; esac
   done
-  local global='--help -h --version --json --quiet -q --verbose -v --color --threads'
+  local global='--help -h --version --json --json-lines --quiet -q --verbose -v --color --threads'
   case "$sub" in
     check) local opts='--help -h --format --strict --max-errors --verify-data --full --data-dir --ignore --warn --error --config --no-config --list-rules' ;;
     info) local opts='--help -h --data-dir --top' ;;
-    run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --junit --rtol --atol --bench --warmup --profile --top --data-dir --dump-values --max-memory --timeout --no-fold --no-fuse --disable-pass' ;;
+    run) local opts='--help -h --input --inputs --random-inputs --seed --dim --output-dir --npz --expect --allow-missing --junit --rtol --atol --bench --warmup --profile --top --data-dir --dump-values --max-memory --timeout --no-fold --no-fuse --disable-pass' ;;
     test) local opts='--help -h --filter --junit --rtol --atol --timeout --no-fuse --in-process' ;;
     shape-infer) local opts='--help -h --in-place --strict --dim --input-shape --explain --data-dir' ;;
     convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --toposort --expose-values --dry-run' ;;

@@ -152,10 +152,21 @@ std::string value_type_text(const Value& v) {
 }
 
 std::string safe_file_name(const std::string& name) {
-  std::string s = name.empty() ? "output" : name;
-  for (char& c : s)
-    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
-  if (s == "." || s == "..") s = "_" + s;
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  if (name.empty()) return "%";  // no value has an empty name; still a file name, and distinct
+  if (name == ".") return "%2E";
+  if (name == "..") return "%2E%2E";
+  std::string s;
+  for (char c : name) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '%' || c == '/' || c == '\\' || b < 0x20 || b == 0x7F) {
+      s += '%';
+      s += kHex[b >> 4];
+      s += kHex[b & 15];
+    } else {
+      s += c;
+    }
+  }
   return s;
 }
 

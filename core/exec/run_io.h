@@ -39,7 +39,9 @@ TensorStats tensor_stats(const Tensor& t, int first_count = 5);
 // "float[1,1000]", "seq(float) of 3", "none", "map(int64,float) of 5".
 std::string value_type_text(const Value& v);
 
-// An output name made safe as a file name (path separators and control characters become '_').
+// A value's name as a file name, losslessly: '%', '/', '\\' and control characters as %XX (their
+// hex byte), "." and ".." as %2E and %2E%2E; every other byte as it is. Two names never give
+// the same file name. README "Tensor files" documents it.
 std::string safe_file_name(const std::string& name);
 
 }  // namespace onnxtool

@@ -313,3 +313,33 @@ TEST_CASE("--version --json lists what this build can do") {
   }
   CHECK(cli({"--version"}).out.rfind("onnxtool ", 0) == 0);
 }
+
+TEST_CASE("--json: every command prints a document on stdout, failures included") {
+  for (auto args : {std::vector<std::string>{"convert", "/no/such.onnx", "/tmp/x.onnx"},
+                    std::vector<std::string>{"shape-infer", "/no/such.onnx"},
+                    std::vector<std::string>{"test", "/no/such/dir"},
+                    std::vector<std::string>{"check", "/no/such.onnx"},
+                    std::vector<std::string>{"info", "/no/such.onnx"},
+                    std::vector<std::string>{"run", "/no/such.onnx"}}) {
+    args.push_back("--json");
+    const auto r = cli(args);
+    CHECK_MESSAGE(r.code == 3, args[0]);
+    const auto doc = nlohmann::json::parse(r.out);
+    REQUIRE(doc["diagnostics"].size() == 1);
+    CHECK(doc["diagnostics"][0]["rule"] == "io.not-found");
+  }
+}
+
+TEST_CASE("--json-lines: one document per file and line, whatever the count") {
+  for (const char* cmd : {"check", "info"}) {
+    const auto one = cli({cmd, "--json-lines", sample()});
+    CHECK(one.out.find('\n') == one.out.size() - 1);
+    CHECK(nlohmann::json::parse(one.out).is_object());
+    const auto two = cli({cmd, "--json-lines", sample(), sample()});
+    std::istringstream lines(two.out);
+    int n = 0;
+    for (std::string line; std::getline(lines, line); ++n)
+      CHECK(nlohmann::json::parse(line).is_object());
+    CHECK(n == 2);
+  }
+}

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -304,4 +305,103 @@ g (float[1] x) => (float[N] y) {
   r = run_onnxtool({"run", "huge.onnxtxt", "--random-inputs", "--max-memory", "lots"}, "",
                    dir.path());
   CHECK(r.exit_code == 2);
+}
+
+namespace {
+
+// Outputs whose names clash when '/' is flattened ("a/b", "a_b"), a name that needs escaping
+// ("50%"), and a sequence output "s" of two items.
+void write_naming_model(const fs::path& path) {
+  ModelBuilder b;
+  b.input("x", 1, {"2"});
+  b.node("Identity", {"x"}, {"a/b"}, "n0");
+  b.node("Neg", {"x"}, {"a_b"}, "n1");
+  b.node("Abs", {"x"}, {"50%"}, "n2");
+  b.node("SequenceConstruct", {"x", "a_b"}, {"s"}, "n3");
+  b.output("a/b", 1, {"2"});
+  b.output("a_b", 1, {"2"});
+  b.output("50%", 1, {"2"});
+  auto* s = b.graph().add_output();
+  s->set_name("s");
+  s->mutable_type()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
+      ->set_elem_type(1);
+  write_file(path, b.proto().SerializeAsString());
+}
+
+}  // namespace
+
+TEST_CASE("run: outputs are written under lossless names, read back by --expect") {
+  TempDir tmp;
+  const std::string model = (tmp / "m.onnx").string(), x = (tmp / "x.npy").string();
+  write_naming_model(model);
+  write_npy(x, floats({2}, {1.5f, -2}));
+  const fs::path dir = tmp / "out" / "deeper";
+  auto r =
+      cli({"run", model, x, "--output-dir", dir.string(), "--npz", (tmp / "n" / "o.npz").string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  for (const char* file : {"a%2Fb.npy", "a_b.npy", "50%25.npy", "s[0].npy", "s[1].npy"})
+    CHECK_MESSAGE(fs::is_regular_file(dir / file), file);
+  CHECK(read_npy(dir / "a%2Fb.npy").data<float>()[1] == -2);
+  CHECK(read_npy(dir / "a_b.npy").data<float>()[1] == 2);
+  // The archive's members are the outputs' own names.
+  std::set<std::string> members;
+  for (const auto& nt : read_npz(tmp / "n" / "o.npz")) members.insert(nt.name);
+  CHECK(members == std::set<std::string>{"a/b", "a_b", "50%", "s[0]", "s[1]"});
+
+  // Both read back, sequences included.
+  for (const fs::path& want : {dir, tmp / "n" / "o.npz"}) {
+    r = cli({"run", model, x, "--expect", want.string()});
+    INFO(r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("ok       s") != std::string::npos);
+  }
+  // An output without an expected value is an error, unless --allow-missing.
+  fs::remove(dir / "s[1].npy");
+  fs::remove(dir / "s[0].npy");
+  r = cli({"run", model, x, "--expect", dir.string()});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("no expected value for output \"s\"") != std::string::npos);
+  CHECK(cli({"run", model, x, "--expect", dir.string(), "--allow-missing"}).code == 0);
+
+  // --output-dir naming a file is an I/O error that says so.
+  write_file(tmp / "file", "x");
+  r = cli({"run", model, x, "--output-dir", (tmp / "file").string()});
+  CHECK(r.code == 3);
+  CHECK(r.err.find("--output-dir names a file") != std::string::npos);
+}
+
+TEST_CASE("run: --npz - writes the archive to stdout, the summary to stderr") {
+  TempDir tmp;
+  const std::string model = (tmp / "m.onnx").string(), x = (tmp / "x.npy").string();
+  write_naming_model(model);
+  write_npy(x, floats({2}, {1.5f, -2}));
+  auto r = cli({"run", model, x, "--npz", "-"});
+  REQUIRE(r.code == 0);
+  CHECK(!fs::exists(fs::path("-")));
+  const auto archive = parse_npz(r.out, "<stdout>");
+  CHECK(archive.size() == 5);
+  CHECK(r.err.find("output") != std::string::npos);
+  CHECK(cli({"run", model, x, "--npz", "-", "--json"}).code == 2);
+}
+
+TEST_CASE("run: --expect FILE.pb for a one-output model") {
+  Fixture f;
+  // The loop model has two outputs: one .pb cannot say which it is.
+  onnx::TensorProto proto;
+  tensor_to_proto(floats({2}, {1.5f, -2}), proto);
+  write_file(f.tmp / "out.pb", proto.SerializeAsString());
+  CHECK(cli({"run", f.model, f.m, f.x, "--expect", (f.tmp / "out.pb").string()}).code == 2);
+  ModelBuilder b;
+  b.input("x", 1, {"2"});
+  b.node("Identity", {"x"}, {"y"}, "n0");
+  b.output("y", 1, {"2"});
+  write_file(f.tmp / "one.onnx", b.proto().SerializeAsString());
+  auto r =
+      cli({"run", (f.tmp / "one.onnx").string(), f.x, "--expect", (f.tmp / "out.pb").string()});
+  INFO(r.err);
+  CHECK(r.code == 0);
 }
