@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -93,15 +95,112 @@ void build_cli(CliTree& tree) {
   for (auto add : all_command_adders()) tree.commands.push_back(add(app, g));
 }
 
+namespace {
+
+// Global options that take a value: the word after them is not the command.
+bool takes_value(const CLI::App& app, const std::string& arg) {
+  if (arg.rfind("--", 0) != 0 || arg.find('=') != std::string::npos) return false;
+  for (const CLI::Option* o : app.get_options())
+    for (const auto& l : o->get_lnames())
+      if ("--" + l == arg) return o->get_type_size_max() > 0 && o->get_expected_max() > 0;
+  return false;
+}
+
+// Index of the word that names the command, or args.size() when there is none.
+std::size_t command_index(const CLI::App& app, const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") return args.size();
+    if (!args[i].empty() && args[i][0] == '-') {
+      if (takes_value(app, args[i])) ++i;
+      continue;
+    }
+    return i;
+  }
+  return args.size();
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// `onnxtool help [COMMAND]` is `onnxtool [COMMAND] --help`. A word that names no command gets
+// the nearest command's name suggested; returns a message when the command line is unusable.
+std::optional<std::string> rewrite_command(const CLI::App& app, std::vector<std::string>& args) {
+  const std::size_t at = command_index(app, args);
+  if (at == args.size()) return std::nullopt;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (!sub->get_group().empty()) names.push_back(sub->get_name());
+  if (args[at] == "help") {
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(at));
+    args.push_back("--help");
+    return std::nullopt;
+  }
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->check_name(args[at])) return std::nullopt;
+  std::string best;
+  std::size_t best_distance = 3;  // at most two edits away
+  for (const auto& n : names) {
+    const std::size_t d = edit_distance(args[at], n);
+    if (d < best_distance) {
+      best_distance = d;
+      best = n;
+    }
+  }
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  return "no command '" + args[at] + "'" +
+         (best.empty() ? "; the commands are " + all : "; did you mean '" + best + "'?");
+}
+
+// A subcommand's help, then the global options, which may follow it too.
+std::string sub_help(const CLI::App& root, const CLI::App& sub) {
+  std::string text = sub.help();
+  text += "Global options (before or after the command):\n";
+  for (const CLI::Option* o : root.get_options()) {
+    if (o->get_lnames().empty() || o->get_lnames()[0] == "help") continue;
+    std::string names;
+    for (const auto& s : o->get_snames()) names += "-" + s + ",";
+    names += "--" + o->get_lnames()[0];
+    if (o->get_type_size_max() > 0 && o->get_expected_max() > 0) names += " " + o->get_type_name();
+    text += "  " + names + std::string(names.size() < 28 ? 28 - names.size() : 1, ' ') +
+            o->get_description() + '\n';
+  }
+  return text;
+}
+
+}  // namespace
+
 int run_cli(int argc, const char* const* argv, Io& io) {
   // core/ knows no operator: the standard ones come from ops/, wired in here.
   Registry::install_standard(register_standard_ops);
   CliTree tree;
   build_cli(tree);
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  if (auto problem = rewrite_command(tree.app, args)) {
+    io.err << "onnxtool: error: " << *problem << "\nrun 'onnxtool --help' for usage\n";
+    return 2;
+  }
   try {
-    tree.app.parse(argc, argv);
+    // CLI11 takes the arguments last first.
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    tree.app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    io.out << tree.app.help();
+    const CLI::App* sub = nullptr;
+    for (const auto& c : tree.commands)
+      if (c.app->parsed()) sub = c.app;
+    io.out << (sub ? sub_help(tree.app, *sub) : tree.app.help());
     return 0;
   } catch (const CLI::CallForAllHelp&) {
     io.out << tree.app.help("", CLI::AppFormatMode::All);
@@ -115,7 +214,7 @@ int run_cli(int argc, const char* const* argv, Io& io) {
       const CLI::App* sub = nullptr;
       for (const auto& c : tree.commands)
         if (c.app->parsed()) sub = c.app;
-      io.out << (sub ? sub->help() : tree.app.help());
+      io.out << (sub ? sub_help(tree.app, *sub) : tree.app.help());
       return 0;
     }
     // CLI11 capitalises its messages; diagnostics here start in lowercase.

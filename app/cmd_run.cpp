@@ -251,7 +251,18 @@ nlohmann::json output_json(const std::string& name, const Value& v) {
       j["mean"] = s.mean;
       j["nan_count"] = s.nan_count;
     }
-    j["first"] = s.first;
+    // Numbers, not text (NaN and infinities, which JSON lacks, as null); strings as strings.
+    if (s.numeric) {
+      nlohmann::json first = nlohmann::json::array();
+      for (double x : s.first_numbers)
+        first.push_back(std::isfinite(x) ? nlohmann::json(x) : nlohmann::json());
+      j["first"] = first;
+    } else {
+      nlohmann::json first = nlohmann::json::array();
+      const Tensor& t = v.tensor();
+      for (int64_t k = 0; k < t.numel() && k < 5; ++k) first.push_back(t.data<std::string>()[k]);
+      j["first"] = first;
+    }
   }
   if (v.is_sequence()) {
     j["items"] = nlohmann::json::array();

@@ -118,6 +118,7 @@ TensorStats tensor_stats(const Tensor& t, int first_count) {
     if constexpr (!std::is_same_v<T, std::string>) {
       for (int64_t i = 0; i < t.numel(); ++i) {
         const double v = stat_value(t.data<T>()[i]);
+        if (i < first_count) s.first_numbers.push_back(v);
         if (std::isnan(v)) {
           ++s.nan_count;
           continue;

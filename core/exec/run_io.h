@@ -33,6 +33,8 @@ struct TensorStats {
   double min = 0, max = 0, mean = 0;
   int64_t nan_count = 0;
   std::string first;  // the first few elements: "0.1, 0.2, 0.3, ..."
+  // The same elements as numbers (numeric tensors; complex ones as their magnitude), for JSON.
+  std::vector<double> first_numbers;
 };
 TensorStats tensor_stats(const Tensor& t, int first_count = 5);
 

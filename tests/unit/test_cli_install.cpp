@@ -15,6 +15,7 @@
 #include "app/commands.h"
 #include "core/registry/registry.h"
 #include "ops/register_all.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/support.h"
 
 using namespace onnxtool;
@@ -93,4 +94,25 @@ TEST_CASE("progress: on a terminal only, never with --json or -q, erased when do
   CHECK(err2.str().empty());
   CHECK(app::clock_text(61.4) == "1:01");
   CHECK(app::clock_text(3725) == "1:02:05");
+}
+
+TEST_CASE("command line: a misspelt command gets a suggestion, help works as a command") {
+  auto r = test::run_cli({"chek", "m.onnx"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("no command 'chek'; did you mean 'check'?") != std::string::npos);
+  r = test::run_cli({"--threads", "2", "frobnicate"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("the commands are check, info,") != std::string::npos);
+  r = test::run_cli({"help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("Usage: onnxtool") != std::string::npos);
+  r = test::run_cli({"help", "check"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("--list-rules") != std::string::npos);
+  // A command's help lists the global options too.
+  CHECK(r.out.find("Global options") != std::string::npos);
+  CHECK(r.out.find("--threads") != std::string::npos);
+  CHECK(test::run_cli({"info", "--help"}).out.find("--json-lines") != std::string::npos);
+  // The word after a global option's value is still the command.
+  CHECK(test::run_cli({"--color", "never", "ops", "--json"}).code == 0);
 }

@@ -146,6 +146,8 @@ TEST_CASE("run: --json, --bench and --profile") {
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["outputs"][1]["name"] == "iters");
   CHECK(j["outputs"][1]["shape"] == std::vector<int64_t>{3});
+  CHECK(j["outputs"][1]["first"] == nlohmann::json::array({0, 1, 2}));
+  CHECK(j["outputs"][0]["first"][1].get<double>() == -2);
   CHECK(j["bench"]["runs"] == 4);
   CHECK(j["bench"]["min_ms"].get<double>() <= j["bench"]["median_ms"].get<double>());
   CHECK(j["bench"]["median_ms"].get<double>() <= j["bench"]["p90_ms"].get<double>());
