@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli_graph_picture.h"
 #include "app/commands.h"
 #include "core/check/check.h"
 #include "core/convert/ir_version.h"
@@ -319,7 +320,10 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
     throw_usage("--external-data and --embed-external-data exclude each other");
   if (opt.size_threshold && opt.external_data.empty())
     throw_usage("--size-threshold applies to --external-data FILE");
-  const ModelFormat to = output_format(opt);
+  const std::optional<std::string> picture = picture_format(opt.to, opt.output);
+  const ModelFormat to = picture ? ModelFormat::automatic : output_format(opt);
+  if (picture && (!opt.external_data.empty() || opt.embed))
+    throw_usage("a picture (" + *picture + ") holds no weights: drop --external-data");
   LoadOptions lo;
   if (!opt.from.empty()) lo.format = *model_format_named(opt.from);
   if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
@@ -346,6 +350,14 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   }
   const auto saving = std::chrono::steady_clock::now();
   std::vector<std::string> written;
+  if (picture) {
+    write_picture(m, opt.output, *picture);
+    if (opt.output != "-" && !g.quiet && !g.json)
+      io.out << "wrote " << opt.output << " (" << *picture << ")\n";
+    if (g.json && opt.output != "-")
+      print_json({{"input", opt.input}, {"output", opt.output}, {"format", *picture}}, io);
+    return 0;
+  }
   save_model(m, opt.output, save_options(opt, to, written));
   if (g.verbose)
     io.err << "onnxtool: wrote " << opt.output << " in " << ms_since(saving) << " ms\n";
@@ -363,14 +375,18 @@ Command add_convert(CLI::App& app, GlobalOptions&) {
   c.app->add_option("input", opt->input, "model to read (- for stdin)")->required();
   c.app
       ->add_option("output", opt->output,
-                   "model to write (- for stdout); .onnx binary, .onnxtxt text, .json JSON")
+                   "model to write (- for stdout); .onnx binary, .onnxtxt text, .json JSON; "
+                   ".dot, .svg, .png: the graph as a picture")
       ->required();
   const std::vector<std::string> formats = {"onnx", "text", "json"};
   c.app
       ->add_option("--from", opt->from, "input format (default: by extension, or sniffed on stdin)")
       ->check(CLI::IsMember(formats));
-  c.app->add_option("--to", opt->to, "output format (default: by extension; text on stdout)")
-      ->check(CLI::IsMember(formats));
+  c.app
+      ->add_option("--to", opt->to,
+                   "output format (default: by extension; text on stdout): onnx, text, json, or "
+                   "a picture: dot (Graphviz), svg or png (through Graphviz's dot)")
+      ->check(CLI::IsMember({"onnx", "text", "json", "dot", "svg", "png"}));
   c.app->add_option("--external-data", opt->external_data,
                     "move initializers into this file beside the output (4 KiB aligned)");
   c.app->add_option("--size-threshold", opt->size_threshold,

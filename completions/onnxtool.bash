@@ -21,7 +21,7 @@ _onnxtool() {
     --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W 'text json sarif junit github' -- "$cur")); return ;;
     --from) COMPREPLY=($(compgen -W 'onnx text json' -- "$cur")); return ;;
-    --to) COMPREPLY=($(compgen -W 'onnx text json' -- "$cur")); return ;;
+    --to) COMPREPLY=($(compgen -W 'onnx text json dot svg png' -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts $global" -- "$cur"))

@@ -70,7 +70,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from shape-infer' -l data-dir -r
 complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert compare ops completions' -a convert -d 'convert a model between binary, text and JSON, and move weights in or out'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l help -s h -d 'Print this help message and exit'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l from -x -a 'onnx text json' -d 'input format (default: by extension, or sniffed on stdin)'
-complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l to -x -a 'onnx text json' -d 'output format (default: by extension; text on stdout)'
+complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l to -x -a 'onnx text json dot svg png' -d 'output format (default: by extension; text on stdout): onnx, text, json, or a picture: dot (Graphviz), svg or png (through Graphviz'\''s dot)'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l external-data -r -d 'move initializers into this file beside the output (4 KiB aligned)'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l size-threshold -r -d 'with --external-data: move tensors of at least BYTES (default 1024)'
 complete -c onnxtool -n '__fish_seen_subcommand_from convert' -l embed-external-data -d 'bring every externally stored tensor into the model'

@@ -25,9 +25,10 @@ step_done() {
   step_start=$now
 }
 
-# Tools the tests call: xmllint reads the JUnit XML back, groff renders the man pages.
+# Tools the tests call: xmllint reads the JUnit XML back, groff renders the man pages, Graphviz
+# reads the DOT pictures back and draws the SVG ones (optional for onnxtool itself).
 missing=()
-for p in libxml2-utils groff-base; do
+for p in libxml2-utils groff-base graphviz; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -206,3 +206,67 @@ g (float[1,3] x) => (float[3] y)
   CHECK_FALSE(contains(text, "int64[1] ax"));  // the constant and its entry are gone
   CHECK(contains(text, "float[3] y0"));        // what inference knows now
 }
+
+namespace {
+
+const char* kLoopModel = R"(
+<ir_version: 8, opset_import: ["" : 13]>
+g (int64 n, float[2] "x \"quoted\\") => (float[2] acc_out) {
+  acc_out = Loop (n, , "x \"quoted\\") <body = b (int64 i, bool c, float[2] a) => (bool c2, float[2] a2) {
+    c2 = Identity (c)
+    a2 = Neg (a)
+  }>
+}
+)";
+
+bool have_graphviz() {
+  return std::system("command -v dot >/dev/null 2>&1") == 0;
+}
+
+}  // namespace
+
+TEST_CASE("convert to .dot: a Graphviz picture with types on the edges and subgraph clusters") {
+  TempDir dir;
+  const std::string sample = (testdata_dir() / "models" / "sample.onnxtxt").string();
+  auto r = run_onnxtool({"convert", sample, (dir / "s.dot").string()});
+  REQUIRE(r.exit_code == 0);
+  const std::string dot = read_file(dir / "s.dot");
+  CHECK(dot.rfind("digraph \"tiny_cnn\" {", 0) == 0);
+  CHECK(contains(dot, "label=\"Conv\\nconv\\nconv.weight [4,1,3,3]\\nconv.bias [4]\""));
+  CHECK(contains(dot, "[label=\"c\\nfloat[N,4,8,8]\"]"));
+  CHECK(!contains(dot, "g0_in1"));  // initializers are summarised, not drawn
+
+  write_file(dir / "loop.onnxtxt", kLoopModel);
+  r = run_onnxtool({"convert", (dir / "loop.onnxtxt").string(), (dir / "loop.gv").string()});
+  REQUIRE(r.exit_code == 0);
+  const std::string loop = read_file(dir / "loop.gv");
+  CHECK(contains(loop, "subgraph cluster_g1 {"));
+  CHECK(contains(loop, "label=\"x \\\"quoted\\\\\\nfloat[2]\""));  // quote and backslash escaped
+  CHECK(contains(loop, "style=dotted, label=\"body\""));
+  if (have_graphviz()) {
+    // Graphviz itself reads both back.
+    for (const char* f : {"s.dot", "loop.gv"})
+      CHECK(std::system(("dot -Tsvg -o /dev/null " + (dir / f).string()).c_str()) == 0);
+  }
+}
+
+TEST_CASE("convert to .svg goes through Graphviz, and says how to install it when it is missing") {
+  TempDir dir;
+  const std::string sample = (testdata_dir() / "models" / "sample.onnxtxt").string();
+  if (have_graphviz()) {
+    auto r = run_onnxtool({"convert", sample, (dir / "s.svg").string()});
+    CHECK(r.exit_code == 0);
+    CHECK(contains(read_file(dir / "s.svg"), "<svg"));
+  }
+  // An empty PATH: no dot to find.
+  fs::create_directory(dir / "empty");
+  auto r = run_onnxtool({"convert", sample, (dir / "n.png").string()}, "", {},
+                        {{"PATH", (dir / "empty").string()}});
+  CHECK(r.exit_code == 3);
+  CHECK(contains(r.err, "needs Graphviz's dot program, which is not installed"));
+  CHECK(contains(r.err, "apt-get install graphviz"));
+  CHECK(!fs::exists(dir / "n.png"));
+  int leftovers = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++leftovers;
+  CHECK(leftovers == (have_graphviz() ? 2 : 1));  // s.svg and empty/, no temporary files
+}
