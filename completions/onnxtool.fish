@@ -88,7 +88,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from compare' -l model -r -d 'th
 complete -c onnxtool -n '__fish_seen_subcommand_from compare' -l rtol -r -d 'relative tolerance (default 1e-3)'
 complete -c onnxtool -n '__fish_seen_subcommand_from compare' -l atol -r -d 'absolute tolerance (default 1e-7)'
 complete -c onnxtool -n '__fish_seen_subcommand_from compare' -l all -d 'list every value (default: up to the first divergence, then divergent ones)'
-complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert compare ops completions' -a ops -d 'list the operators this build knows'
+complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert compare ops completions' -a ops -d 'list the operators this build knows, or show one'\''s schema'
 complete -c onnxtool -n '__fish_seen_subcommand_from ops' -l help -s h -d 'Print this help message and exit'
 complete -c onnxtool -n '__fish_seen_subcommand_from ops' -l domain -r -d 'only this domain (ai.onnx, ai.onnx.ml, ...)'
 complete -c onnxtool -n '__fish_seen_subcommand_from ops' -l opset -r -d 'the version in effect at this opset of the domain (default domain: ai.onnx)'

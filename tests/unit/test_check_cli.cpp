@@ -223,3 +223,25 @@ g (float[2] a, float[3] b) => (float[2] y) {
   // The sample model infers cleanly.
   CHECK(cli({"check", "--full", sample()}).code == 0);
 }
+
+TEST_CASE("ops NAME: one operator's schema, every version, as text and JSON") {
+  auto r = cli({"ops", "LeakyRelu"});
+  CHECK(r.code == 0);
+  CHECK(r.out.rfind("LeakyRelu (ai.onnx), versions 1, 6, 16\n", 0) == 0);
+  CHECK(r.out.find("\nLeakyRelu-16  function  infer  kernel\n") != std::string::npos);
+  CHECK(r.out.find("    alpha: float = 0.01\n") != std::string::npos);
+  CHECK(r.out.find("consumed_inputs") != std::string::npos);  // version 1's attribute
+  auto j = nlohmann::json::parse(cli({"ops", "Conv", "--json"}).out);
+  CHECK(j["op_type"] == "Conv");
+  CHECK(j["versions"][0]["since"] > j["versions"][1]["since"]);  // newest first
+  bool pads = false;
+  for (const auto& a : j["versions"][0]["attributes"]) pads = pads || a["name"] == "pads";
+  CHECK(pads);
+  CHECK(j["versions"][0]["inputs"][2]["option"] == "optional");
+  auto at13 = nlohmann::json::parse(cli({"ops", "Relu", "--opset", "13", "--json"}).out);
+  REQUIRE(at13["versions"].size() == 1);
+  CHECK(at13["versions"][0]["since"] == 13);
+  r = cli({"ops", "relu"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("did you mean 'Relu'?") != std::string::npos);
+}
