@@ -77,6 +77,11 @@ void print_weights(std::ostream& out, const ModelSummary& s) {
     out << "  " << column(r.type, 14)
         << column(plural(static_cast<uint64_t>(r.tensors), "tensor"), 14)
         << column(human_count(r.elements) + " elements", 20) << human_bytes(r.bytes) << '\n';
+  if (s.constant_tensors > 0)
+    out << "  in node attributes (Constant nodes): "
+        << plural(static_cast<uint64_t>(s.constant_tensors), "tensor") << ", "
+        << human_count(s.constant_parameters) << " parameters, " << human_bytes(s.constant_bytes)
+        << '\n';
   if (s.external_tensors == 0) return;
   out << "  external data: " << plural(static_cast<uint64_t>(s.external_tensors), "tensor") << ", "
       << human_bytes(s.external_bytes) << " in " << s.external_files.size() << " file"

@@ -107,9 +107,14 @@ std::shared_ptr<onnx::ModelProto> parse_text(std::string_view bytes, const std::
   return proto;
 }
 
+// --from, else the extensions that name a text format, else the bytes themselves: a text model
+// saved as .txt (or a binary one without an extension) reads as what it is. Binary protobuf is
+// never all printable (its field tags are control bytes), so sniffing cannot mistake one.
 ModelFormat resolve_format(ModelFormat f, const std::string& name, std::string_view bytes) {
   if (f != ModelFormat::automatic) return f;
-  return name == "<stdin>" ? sniff_format(bytes) : format_from_path(name);
+  if (name != "<stdin>" && format_from_path(name) != ModelFormat::binary)
+    return format_from_path(name);
+  return sniff_format(bytes);
 }
 
 }  // namespace

@@ -78,8 +78,15 @@ void summarize_weights(const Model& m, ModelSummary& s) {
   for (auto& [type, row] : by_type) s.bytes_by_type.push_back(row);
   std::stable_sort(s.bytes_by_type.begin(), s.bytes_by_type.end(),
                    [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
-  // External tensors anywhere in the model (initializers of subgraphs too).
-  for_each_tensor(*m.proto, [&](const onnx::TensorProto& t, const std::string&, TensorRole) {
+  // External tensors anywhere in the model (initializers of subgraphs too), and the weights
+  // that sit in node attributes.
+  for_each_tensor(*m.proto, [&](const onnx::TensorProto& t, const std::string&, TensorRole role) {
+    if (role == TensorRole::attribute) {
+      s.constant_tensors += 1;
+      s.constant_parameters += static_cast<uint64_t>(
+          element_count(std::vector<int64_t>(t.dims().begin(), t.dims().end())).value_or(0));
+      s.constant_bytes += stored_bytes(t);
+    }
     if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
     s.external_tensors += 1;
     s.external_bytes += stored_bytes(t);
@@ -179,6 +186,10 @@ nlohmann::json to_json(const ModelSummary& s) {
         {"by_type", by_type},
         {"external",
          {{"tensors", s.external_tensors}, {"bytes", s.external_bytes}, {"files", files}}}}},
+      {"constants",
+       {{"tensors", s.constant_tensors},
+        {"parameters", s.constant_parameters},
+        {"bytes", s.constant_bytes}}},
       {"nodes",
        {{"top_level", s.nodes_top_level},
         {"total", s.nodes_total},

@@ -55,6 +55,10 @@ struct ModelSummary {
   int64_t initializers = 0, sparse_initializers = 0;
   uint64_t parameters = 0, initializer_bytes = 0;
   std::vector<TypeBytes> bytes_by_type;  // largest first
+  // Tensors held in node attributes (Constant nodes, mostly: paddle2onnx and spox exports keep
+  // their weights there), anywhere in the model.
+  int64_t constant_tensors = 0;
+  uint64_t constant_parameters = 0, constant_bytes = 0;
   int64_t external_tensors = 0;
   uint64_t external_bytes = 0;
   std::vector<ExternalFileUse> external_files;

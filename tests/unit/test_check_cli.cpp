@@ -3,6 +3,7 @@
 // summaries, --json, --max-errors, --strict; the operator listing and its filters.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -244,4 +245,23 @@ TEST_CASE("ops NAME: one operator's schema, every version, as text and JSON") {
   r = cli({"ops", "relu"});
   CHECK(r.code == 2);
   CHECK(r.err.find("did you mean 'Relu'?") != std::string::npos);
+}
+
+TEST_CASE("info counts the weights that sit in Constant nodes, and says where") {
+  test::TempDir dir;
+  std::ofstream(dir / "c.onnxtxt") << R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[2,3] x) => (float[2,3] y) {
+  w = Constant <value = float[2,3] {1, 2, 3, 4, 5, 6}> ()
+  b = Constant <value = float[3] {0, 0, 1}> ()
+  t = Mul (x, w)
+  y = Add (t, b)
+}
+)";
+  auto r = cli({"info", (dir / "c.onnxtxt").string()});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("in node attributes (Constant nodes): 2 tensors, 9 parameters, 36 B") !=
+        std::string::npos);
+  auto j = nlohmann::json::parse(cli({"info", "--json", (dir / "c.onnxtxt").string()}).out);
+  CHECK(j["constants"]["parameters"] == 9);
+  CHECK(j["constants"]["bytes"] == 36);
 }

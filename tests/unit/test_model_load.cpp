@@ -8,6 +8,7 @@
 
 #include "core/diag/error.h"
 #include "core/model/model.h"
+#include "core/text/json.h"
 #include "onnx.pb.h"
 #include "tests/support/builders.h"
 #include "tests/support/support.h"
@@ -170,4 +171,20 @@ TEST_CASE("saving is atomic: a failed save leaves nothing behind") {
   // A missing folder is made, as for every output.
   save_model(m, (dir / "new" / "dir" / "out.onnx").string());
   CHECK(std::filesystem::is_regular_file(dir / "new" / "dir" / "out.onnx"));
+}
+
+TEST_CASE("a model is read by its content when the extension does not say: .txt, none, .onnx") {
+  TempDir dir;
+  const std::string text = read_file(testdata_dir() / "models" / "sample.onnxtxt");
+  DiagSink sink;
+  Model reference = load_model((testdata_dir() / "models" / "sample.onnxtxt").string(), {}, sink);
+  const std::string json = text::model_to_json(*reference.proto);
+  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"m.txt", text}, {"m", text}, {"text.onnx", text}, {"j.model", json}}) {
+    write_file(dir / name, bytes);
+    DiagSink s;
+    Model m = load_model((dir / name).string(), {}, s);
+    CHECK_MESSAGE(s.ok(), name);
+    CHECK(m.proto->SerializeAsString() == reference.proto->SerializeAsString());
+  }
 }
