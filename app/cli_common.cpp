@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli_common.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +37,30 @@ void print_diagnostics(const std::vector<Diagnostic>& ds, const GlobalOptions& g
   for (const auto& d : ds)
     if (!g.quiet || d.severity == Severity::error) shown.push_back(d);
   io.err << render_text(shown, render_options(g, io));
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& arg, const char* option,
+                                                     const char* example) {
+  const auto eq = arg.rfind('=');
+  if (eq == std::string::npos || eq == 0)
+    throw_usage(std::string(option) + " " + arg + ": expected NAME=" + example);
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+std::pair<std::string, std::vector<int64_t>> parse_input_shape(const std::string& arg) {
+  auto [name, text] = split_assignment(arg, "--input-shape", "1,3,224,224");
+  std::vector<int64_t> shape;
+  for (std::size_t pos = 0; !text.empty() && pos <= text.size();) {
+    const auto comma = std::min(text.find(',', pos), text.size());
+    const std::string_view part = std::string_view(text).substr(pos, comma - pos);
+    int64_t v = -1;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || end != part.data() + part.size() || v < 0)
+      throw_usage("--input-shape " + arg + ": dims must be non-negative integers");
+    shape.push_back(v);
+    pos = comma + 1;
+  }
+  return {name, shape};
 }
 
 void print_json(const nlohmann::json& j, Io& io) {

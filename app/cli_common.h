@@ -2,9 +2,11 @@
 // What every subcommand shares: global options, output helpers and the error-to-exit-code rule.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -45,6 +47,13 @@ struct Command {
 RenderOptions render_options(const GlobalOptions& g, const Io& io);
 // Prints diagnostics to err (text), unless quiet hides notes and warnings.
 void print_diagnostics(const std::vector<Diagnostic>& ds, const GlobalOptions& g, Io& io);
+// "NAME=VALUE" split at the last '=' (names may hold '='); a usage error naming the option and
+// showing `example` otherwise.
+std::pair<std::string, std::string> split_assignment(const std::string& arg, const char* option,
+                                                     const char* example);
+// --input-shape NAME=1,3,224,224: the name and the dims (non-negative integers).
+std::pair<std::string, std::vector<int64_t>> parse_input_shape(const std::string& arg);
+
 // Writes a JSON document to out, pretty-printed, newline-terminated.
 void print_json(const nlohmann::json& j, Io& io);
 

@@ -32,6 +32,7 @@
 #include "core/ir/location.h"
 #include "core/kernels/gemm.h"
 #include "core/model/model.h"
+#include "core/types/float_formats.h"
 #include "core/types/npy.h"
 #include "core/types/npz.h"
 #include "core/types/tensor.h"
@@ -52,7 +53,9 @@ struct RunOptions {
   std::string inputs_npz;
   bool random_inputs = false;
   unsigned seed = 0;
-  std::vector<std::string> dims;  // NAME=VALUE
+  std::vector<std::string> dims;          // NAME=VALUE
+  std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (--random-inputs)
+  std::vector<std::string> val_ranges;    // [NAME=]LO,HI (--random-inputs)
   std::string output_dir, npz, expect, data_dir, dump_values;
   std::string junit;       // --junit FILE: the --expect comparison as JUnit XML
   std::string max_memory;  // BYTES, with an optional K, M, G or T (powers of 1024)
@@ -95,16 +98,40 @@ std::pair<std::string, std::string> split_pair(const std::string& text, const ch
 
 // ---- inputs -------------------------------------------------------------------------------------
 
+// numpy saves float64 by default: such a file for a float or float16 input is cast, with a
+// note, rather than refused.
+Value cast_double_input(Value v, const Session::Port& p, DiagSink& sink) {
+  if (!v.is_tensor() || v.tensor().dtype() != DataType::float64 || !p.type ||
+      !p.type->has_tensor_type())
+    return v;
+  const int32_t want = p.type->tensor_type().elem_type();
+  const auto target = data_type_from_int(want);
+  if (!target || (*target != DataType::float32 && *target != DataType::float16)) return v;
+  const Tensor& d = v.tensor();
+  Tensor t(*target, d.shape());
+  const double* src = d.data<double>();
+  for (int64_t i = 0; i < d.numel(); ++i) {
+    if (*target == DataType::float32)
+      t.mutable_data<float>()[i] = static_cast<float>(src[i]);
+    else
+      t.mutable_data<Float16>()[i] = to_float16(static_cast<float>(src[i]));
+  }
+  sink.note("run.input-cast", "input " + quoted_name(p.name),
+            "float64 values cast to " + std::string(type_name(*target)) + ", the model's type");
+  return Value(std::move(t));
+}
+
 class FeedBuilder {
  public:
-  explicit FeedBuilder(const Session& s) : session_(s) {}
+  FeedBuilder(const Session& s, DiagSink& sink) : session_(s), sink_(sink) {}
 
   void add(const std::string& name, Value v) {
-    if (!port(name))
-      throw_usage("the model has no input '" + name + "'; it expects " +
+    const Session::Port* p = port(name);
+    if (!p)
+      throw_usage("the model has no input " + quoted_name(name) + "; it expects " +
                   describe_ports(session_.inputs()));
-    if (!given_.insert(name).second) throw_usage("input '" + name + "' is given twice");
-    feeds_.emplace_back(name, std::move(v));
+    if (!given_.insert(name).second) throw_usage("input " + quoted_name(name) + " is given twice");
+    feeds_.emplace_back(name, cast_double_input(std::move(v), *p, sink_));
   }
   const Session::Port* port(const std::string& name) const {
     for (const auto& p : session_.inputs())
@@ -116,6 +143,7 @@ class FeedBuilder {
 
  private:
   const Session& session_;
+  DiagSink& sink_;
   std::set<std::string> given_;
   Feeds feeds_;
 };
@@ -129,6 +157,61 @@ void add_positional(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
                 std::to_string(order.size()) + ": " + describe_ports(s.inputs()));
   for (std::size_t i = 0; i < opt.files.size(); ++i)
     fb.add(order[i]->name, read_input_file(opt.files[i], order[i]->type));
+}
+
+// Whether a random input of this type gets a dim of 1 nobody asked for.
+bool has_unset_dims(const onnx::TypeProto& type, const std::map<std::string, int64_t>& dims) {
+  if (!type.has_tensor_type()) return false;
+  for (const auto& d : type.tensor_type().shape().dim())
+    if (!d.has_dim_value() && !(d.has_dim_param() && dims.count(d.dim_param()))) return true;
+  return false;
+}
+
+ValueRange parse_range(const std::string& arg, const std::string& text) {
+  const auto comma = text.find(',');
+  try {
+    std::size_t used_lo = 0, used_hi = 0;
+    if (comma == std::string::npos) throw std::invalid_argument("no comma");
+    const double lo = std::stod(text.substr(0, comma), &used_lo);
+    const double hi = std::stod(text.substr(comma + 1), &used_hi);
+    if (used_lo != comma || used_hi != text.size() - comma - 1 || !(lo <= hi) ||
+        !std::isfinite(lo) || !std::isfinite(hi))
+      throw std::invalid_argument("bad");
+    return {lo, hi};
+  } catch (const std::exception&) {
+    throw_usage("--val-range " + arg + ": expected [NAME=]LO,HI with LO <= HI");
+  }
+}
+
+// --input-shape and --val-range per input name; a --val-range without a name applies to all.
+std::map<std::string, RandomSpec> random_specs(const RunOptions& opt, const Session& s) {
+  std::map<std::string, RandomSpec> specs;
+  auto known = [&](const std::string& name, const char* option) {
+    for (const auto& p : s.inputs())
+      if (p.name == name) return;
+    throw_usage(std::string(option) + " " + name + ": the model has no input " + quoted_name(name) +
+                "; it expects " + describe_ports(s.inputs()));
+  };
+  std::optional<ValueRange> all;
+  for (const auto& arg : opt.val_ranges) {
+    const auto eq = arg.rfind('=');
+    if (eq == std::string::npos) {
+      all = parse_range(arg, arg);
+      continue;
+    }
+    const std::string name = arg.substr(0, eq);
+    known(name, "--val-range");
+    specs[name].range = parse_range(arg, arg.substr(eq + 1));
+  }
+  if (all)
+    for (const auto& p : s.inputs())
+      if (!specs[p.name].range) specs[p.name].range = all;
+  for (const auto& arg : opt.input_shapes) {
+    auto [name, dims] = parse_input_shape(arg);
+    known(name, "--input-shape");
+    specs[name].shape = Shape(dims.begin(), dims.end());
+  }
+  return specs;
 }
 
 void add_random(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
@@ -153,13 +236,23 @@ void add_random(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
                   quoted_name(name) +
                   (known.empty() ? " (they have none)" : " (they have: " + known + ")"));
     }
+  const auto specs = random_specs(opt, s);
   std::mt19937 rng(opt.seed);
-  for (const auto& p : s.inputs())
-    if (!p.has_initializer && !fb.given(p.name)) fb.add(p.name, random_input(p, dims, rng));
+  for (const auto& p : s.inputs()) {
+    if (p.has_initializer || fb.given(p.name)) continue;
+    auto it = specs.find(p.name);
+    Value v = random_input(p, dims, rng, it == specs.end() ? RandomSpec{} : it->second);
+    // -v says what was made: a symbolic dim silently 1 is where real models then fail.
+    spdlog::info("random input {}: {}{}", p.name, value_type_text(v),
+                 p.type && has_unset_dims(*p.type, dims) && it == specs.end()
+                     ? " (unset symbolic dims are 1: --dim NAME=V or --input-shape)"
+                     : "");
+    fb.add(p.name, std::move(v));
+  }
 }
 
-Feeds gather_feeds(const RunOptions& opt, const Session& s) {
-  FeedBuilder fb(s);
+Feeds gather_feeds(const RunOptions& opt, const Session& s, DiagSink& sink) {
+  FeedBuilder fb(s, sink);
   add_positional(opt, s, fb);
   for (const auto& pair : opt.inputs) {
     auto [name, file] = split_pair(pair, "--input");
@@ -666,11 +759,22 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   spdlog::info("planned: {} nodes to run, {} folded at load, {} threads, {:.1f} ms",
                session.stats().nodes, session.stats().folded_nodes, session.threads(),
                session.stats().plan_ms);
-  const Feeds feeds = gather_feeds(opt, session);
+  const Feeds feeds = gather_feeds(opt, session, sink);
   Report r;
   start = Clock::now();
   const StorageCounters before = storage_counters();
-  r.outputs = run_dumping(opt, model, session, feeds, sink);
+  try {
+    r.outputs = run_dumping(opt, model, session, feeds, sink);
+  } catch (const Error& e) {
+    // Generated inputs are the usual cause when a kernel refuses: say how to make them fit.
+    if (!opt.random_inputs || e.kind() != ErrorKind::invalid) throw;
+    sink.report(e.diagnostic());
+    sink.note("run.random-inputs", "",
+              "the inputs were generated (unset symbolic and unnamed dims are 1, values in [0,1)): "
+              "give real sizes with --dim NAME=V or --input-shape NAME=1,3,640,640, values with "
+              "--val-range, or real inputs");
+    return exit_code_for(e.kind());
+  }
   r.run_ms = ms_since(start);
   const StorageCounters after = storage_counters();
   spdlog::info("ran in {:.2f} ms", r.run_ms);
@@ -781,7 +885,19 @@ Command add_run(CLI::App& app, GlobalOptions&) {
                   "generate inputs not given (floats uniform in [0,1), integers 0)");
   c.app->add_option("--seed", opt->seed, "seed for --random-inputs (default 0)");
   c.app->add_option("--dim", opt->dims, "value of a symbolic dimension for --random-inputs")
-      ->type_name("NAME=VALUE");
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
+  c.app
+      ->add_option("--input-shape", opt->input_shapes,
+                   "whole shape of a generated input, unnamed dims too: NAME=1,3,640,640")
+      ->type_name("NAME=DIMS")
+      ->allow_extra_args(false);
+  c.app
+      ->add_option("--val-range", opt->val_ranges,
+                   "value range of generated inputs: floats in [LO,HI), integers in [LO,HI]; "
+                   "NAME=LO,HI for one input")
+      ->type_name("[NAME=]LO,HI")
+      ->allow_extra_args(false);
   c.app
       ->add_option("--output-dir", opt->output_dir,
                    "write each output to DIR/NAME.npy (NAME with %, /, \\ and control "

@@ -37,14 +37,6 @@ std::optional<int64_t> parse_int(std::string_view s) {
 }
 
 // "NAME=REST" split at the last '=' (names may hold '=' more rarely than values do not).
-std::pair<std::string, std::string> split_assignment(const std::string& arg, const char* option,
-                                                     const char* example) {
-  const auto eq = arg.rfind('=');
-  if (eq == std::string::npos || eq == 0)
-    throw_usage(std::string(option) + " " + arg + ": expected NAME=" + example);
-  return {arg.substr(0, eq), arg.substr(eq + 1)};
-}
-
 InferOptions infer_options(const ShapeInferOptions& opt) {
   InferOptions io;
   io.strict = opt.strict;
@@ -55,16 +47,7 @@ InferOptions infer_options(const ShapeInferOptions& opt) {
     io.dims[name] = *v;
   }
   for (const auto& arg : opt.input_shapes) {
-    auto [name, text] = split_assignment(arg, "--input-shape", "1,3,224,224");
-    std::vector<int64_t> shape;
-    for (std::size_t pos = 0; !text.empty() && pos <= text.size();) {
-      const auto comma = std::min(text.find(',', pos), text.size());
-      auto v = parse_int(std::string_view(text).substr(pos, comma - pos));
-      if (!v || *v < 0)
-        throw_usage("--input-shape " + arg + ": dims must be non-negative integers");
-      shape.push_back(*v);
-      pos = comma + 1;
-    }
+    auto [name, shape] = parse_input_shape(arg);
     io.input_shapes[name] = shape;
   }
   return io;

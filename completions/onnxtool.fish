@@ -32,6 +32,8 @@ complete -c onnxtool -n '__fish_seen_subcommand_from run' -l inputs -r -d 'input
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l random-inputs -d 'generate inputs not given (floats uniform in [0,1), integers 0)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l seed -r -d 'seed for --random-inputs (default 0)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l dim -r -d 'value of a symbolic dimension for --random-inputs'
+complete -c onnxtool -n '__fish_seen_subcommand_from run' -l input-shape -r -d 'whole shape of a generated input, unnamed dims too: NAME=1,3,640,640'
+complete -c onnxtool -n '__fish_seen_subcommand_from run' -l val-range -r -d 'value range of generated inputs: floats in [LO,HI), integers in [LO,HI]; NAME=LO,HI for one input'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l output-dir -r -d 'write each output to DIR/NAME.npy (NAME with %, /, \ and control characters as %XX; sequence items as NAME[K].npy)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l npz -r -d 'write the outputs to an .npz archive, members named as the outputs (- for stdout)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l expect -r -d 'compare with expected outputs: DIR (as --output-dir writes it, or output_K.pb), FILE.npz (as --npz writes it), or FILE.pb for a one-output model'

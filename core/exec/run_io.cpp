@@ -8,6 +8,8 @@
 
 #include "core/diag/error.h"
 #include "core/exec/compare.h"
+#include "core/ir/location.h"
+#include "core/ir/type_text.h"
 #include "core/types/float_formats.h"
 #include "core/types/npy.h"
 #include "onnx.pb.h"
@@ -35,25 +37,40 @@ double stat_value(const T& v) {
     return static_cast<double>(v);
 }
 
-void fill_random(Tensor& t, std::mt19937& rng) {
-  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+// Floats uniform in [lo, hi); integers uniform in [lo, hi] when a range is given (else 0, a
+// valid index anywhere); bools false unless the range reaches 1; strings empty.
+void fill_random(Tensor& t, std::mt19937& rng, const std::optional<ValueRange>& range) {
+  const double lo = range ? range->lo : 0.0, hi = range ? range->hi : 1.0;
+  std::uniform_real_distribution<double> uniform(lo, hi);
   const int64_t n = t.numel();
   switch (t.dtype()) {
     case DataType::float32:
-      for (auto& x : t.mutable_span<float>()) x = uniform(rng);
-      break;
+      for (auto& x : t.mutable_span<float>()) x = static_cast<float>(uniform(rng));
+      return;
     case DataType::float64:
       for (auto& x : t.mutable_span<double>()) x = uniform(rng);
-      break;
+      return;
     case DataType::float16:
-      for (int64_t i = 0; i < n; ++i) t.mutable_data<Float16>()[i] = to_float16(uniform(rng));
-      break;
+      for (int64_t i = 0; i < n; ++i)
+        t.mutable_data<Float16>()[i] = to_float16(static_cast<float>(uniform(rng)));
+      return;
     case DataType::bfloat16:
-      for (int64_t i = 0; i < n; ++i) t.mutable_data<BFloat16>()[i] = to_bfloat16(uniform(rng));
-      break;
+      for (int64_t i = 0; i < n; ++i)
+        t.mutable_data<BFloat16>()[i] = to_bfloat16(static_cast<float>(uniform(rng)));
+      return;
     default:
-      break;  // integers 0, bools false, strings empty: zero-filled already
+      break;
   }
+  if (!range) return;  // integers 0, bools false, strings empty: zero-filled already
+  std::uniform_int_distribution<int64_t> ints(static_cast<int64_t>(std::ceil(lo)),
+                                              static_cast<int64_t>(std::floor(hi)));
+  visit_type(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) {
+      T* data = t.mutable_data<T>();
+      for (int64_t i = 0; i < n; ++i) data[i] = static_cast<T>(ints(rng));
+    }
+  });
 }
 
 }  // namespace
@@ -80,25 +97,41 @@ Value read_input_file(const std::filesystem::path& path, const onnx::TypeProto* 
 }
 
 Value random_input(const Session::Port& port, const std::map<std::string, int64_t>& dims,
-                   std::mt19937& rng) {
+                   std::mt19937& rng, const RandomSpec& spec) {
   if (!port.type || !port.type->has_tensor_type())
-    throw_usage("input " + port.name + " is not a tensor: --random-inputs cannot make it");
+    throw_usage("input " + quoted_name(port.name) +
+                " is not a tensor: --random-inputs cannot make it; give it with --input");
   const auto& tt = port.type->tensor_type();
   auto dt = data_type_from_int(tt.elem_type());
-  if (!dt) throw_usage("input " + port.name + " has no element type: give it with --input");
+  if (!dt)
+    throw_usage("input " + quoted_name(port.name) + " has no element type: give it with --input");
   Shape shape;
-  for (const auto& d : tt.shape().dim()) {
-    int64_t v = 1;
-    if (d.has_dim_value()) {
-      v = d.dim_value();
-    } else if (d.has_dim_param()) {
-      auto it = dims.find(d.dim_param());
-      if (it != dims.end()) v = it->second;
+  if (spec.shape) {
+    if (tt.has_shape() && static_cast<std::size_t>(tt.shape().dim_size()) != spec.shape->size())
+      throw_usage("--input-shape " + port.name + ": rank " + std::to_string(spec.shape->size()) +
+                  ", but the input is " + type_to_string(*port.type));
+    for (int i = 0; tt.has_shape() && i < tt.shape().dim_size(); ++i) {
+      const auto& d = tt.shape().dim(i);
+      if (d.has_dim_value() && d.dim_value() != (*spec.shape)[static_cast<std::size_t>(i)])
+        throw_usage("--input-shape " + port.name + ": dim " + std::to_string(i) + " is " +
+                    std::to_string(d.dim_value()) + " in the model, not " +
+                    std::to_string((*spec.shape)[static_cast<std::size_t>(i)]));
     }
-    shape.push_back(v);
+    shape = *spec.shape;
+  } else {
+    for (const auto& d : tt.shape().dim()) {
+      int64_t v = 1;
+      if (d.has_dim_value()) {
+        v = d.dim_value();
+      } else if (d.has_dim_param()) {
+        auto it = dims.find(d.dim_param());
+        if (it != dims.end()) v = it->second;
+      }
+      shape.push_back(v);
+    }
   }
   Tensor t(*dt, shape);
-  fill_random(t, rng);
+  fill_random(t, rng, spec.range);
   return Value(std::move(t));
 }
 

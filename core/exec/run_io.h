@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -21,12 +22,23 @@ Value read_input_file(const std::filesystem::path& path, const onnx::TypeProto* 
 // "map", or "" (a tensor, or no type known).
 const char* pb_value_hint(const onnx::TypeProto* type);
 
+// What --random-inputs may be told about one input: its whole shape (--input-shape, which also
+// sets unnamed dims) and the range of its values (--val-range).
+struct ValueRange {
+  double lo = 0, hi = 1;
+};
+struct RandomSpec {
+  std::optional<Shape> shape;
+  std::optional<ValueRange> range;
+};
+
 // A seeded random value for a tensor input, as ../shared/tools/ort/bench.mjs makes them: floats
-// uniform in [0, 1), integers 0 (valid as any index), bools false, strings empty. Symbolic dims
-// take their value from `dims` (name -> value); other unknown dims are 1. Throws Error(usage)
-// for inputs that are not tensors.
+// uniform in [0, 1), integers 0 (valid as any index), bools false, strings empty; with a range,
+// floats uniform in [lo, hi) and integers uniform in [lo, hi]. Symbolic dims take their value
+// from `dims` (name -> value); other unknown dims are 1, unless spec.shape gives them all.
+// Throws Error(usage) for inputs that are not tensors, or a shape that contradicts the model.
 Value random_input(const Session::Port& port, const std::map<std::string, int64_t>& dims,
-                   std::mt19937& rng);
+                   std::mt19937& rng, const RandomSpec& spec = {});
 
 struct TensorStats {
   bool numeric = false;  // min/max/mean are meaningful (every type but string)

@@ -128,7 +128,7 @@ TEST_CASE("run: wrong inputs are usage errors that list what the model expects")
   Fixture f;
   auto r = cli({"run", f.model, "--input", "nope=" + f.x});
   CHECK(r.code == 2);
-  CHECK(r.err.find("error: the model has no input 'nope'; it expects m: int64") !=
+  CHECK(r.err.find("error: the model has no input \"nope\"; it expects m: int64") !=
         std::string::npos);
   r = cli({"run", f.model, "--input", "m=" + f.m});
   CHECK(r.code == 2);
@@ -406,4 +406,48 @@ TEST_CASE("run: --expect FILE.pb for a one-output model") {
       cli({"run", (f.tmp / "one.onnx").string(), f.x, "--expect", (f.tmp / "out.pb").string()});
   INFO(r.err);
   CHECK(r.code == 0);
+}
+
+TEST_CASE("run --random-inputs: --input-shape, --val-range, the hint when a kernel refuses") {
+  TempDir tmp;
+  write_file(tmp / "pool.onnxtxt", R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N,1,H,W] x, int64[?] k) => (float[N,1,?,?] y, int64[?] k2) {
+  y = MaxPool <kernel_shape = [3, 3]> (x)
+  k2 = Identity (k)
+}
+)");
+  const std::string model = (tmp / "pool.onnxtxt").string();
+  // Every dim 1 by default: the window does not fit, and the error says what to do.
+  auto r = cli({"run", model, "--random-inputs"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("[exec.kernel-failed]") != std::string::npos);
+  CHECK(r.err.find("--input-shape NAME=") != std::string::npos);
+  // A whole shape, unnamed dims included, and integer values in a range.
+  r = cli({"run", model, "--random-inputs", "--input-shape", "x=2,1,4,5", "--input-shape", "k=6",
+           "--val-range", "k=3,5", "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["outputs"][0]["shape"] == std::vector<int64_t>{2, 1, 2, 3});
+  CHECK(j["outputs"][1]["shape"] == std::vector<int64_t>{6});
+  CHECK(j["outputs"][1]["min"].get<double>() >= 3);
+  CHECK(j["outputs"][1]["max"].get<double>() <= 5);
+  // Floats in [-2, -1) for every input without a range of its own.
+  r = cli({"run", model, "--random-inputs", "--dim", "H=3", "--dim", "W=3", "--val-range=-2,-1",
+           "--json"});
+  REQUIRE(r.code == 0);
+  CHECK(nlohmann::json::parse(r.out)["outputs"][0]["max"].get<double>() < -1);
+  // A shape that contradicts the model, a range that is not one, an input that does not exist.
+  CHECK(cli({"run", model, "--random-inputs", "--input-shape", "x=2,3,4,5"}).code == 2);
+  CHECK(cli({"run", model, "--random-inputs", "--val-range", "5,1"}).code == 2);
+  CHECK(cli({"run", model, "--random-inputs", "--input-shape", "nope=1"}).code == 2);
+}
+
+TEST_CASE("run: a float64 .npy for a float input is cast, with a note") {
+  Fixture f;
+  write_npy(f.x, Tensor::from_vector<double>({2}, {1.5, -2}));
+  auto r = cli({"run", f.model, f.m, f.x});
+  CHECK(r.code == 0);
+  CHECK(r.err.find("float64 values cast to float") != std::string::npos);
+  CHECK(r.out.find("1.5, -2") != std::string::npos);
 }
