@@ -157,7 +157,7 @@ int run_shape_infer(const ShapeInferOptions& opt, const GlobalOptions& g, Io& io
     if (result && !result->find(name))
       throw_usage("--explain: the model has no value named " + quoted_name(name));
   if (result && !out_path.empty()) {
-    annotate_model(*model.proto, *result);
+    annotate_model(*model.proto, *result, !opt.dims.empty() || !opt.input_shapes.empty());
     save_model(model, out_path);
   }
   if (g.json) {

@@ -47,8 +47,17 @@ void annotate_recursive(onnx::GraphProto& g, const InferResult& result) {
 
 }  // namespace
 
-void annotate_model(onnx::ModelProto& model, const InferResult& result) {
+void annotate_model(onnx::ModelProto& model, const InferResult& result, bool refine_inputs) {
   annotate_recursive(*model.mutable_graph(), result);
+  // --dim and --input-shape fix the main graph's inputs: the written model says so, so that the
+  // model runs and checks with the shapes its outputs were inferred for.
+  const GraphResult* main = refine_inputs ? result.graph_of(&model.graph()) : nullptr;
+  for (int i = 0; main && i < model.graph().input_size(); ++i) {
+    auto& input = *model.mutable_graph()->mutable_input(i);
+    const ValueRecord* v = main->find(input.name());
+    if (v && v->provenance.origin == Provenance::Origin::input && writable(v->type))
+      type_to_proto(v->type, *input.mutable_type());
+  }
   for (auto& t : *model.mutable_training_info()) {
     if (t.has_initialization()) annotate_recursive(*t.mutable_initialization(), result);
     if (t.has_algorithm()) annotate_recursive(*t.mutable_algorithm(), result);

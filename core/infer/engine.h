@@ -108,8 +108,9 @@ struct InferResult {
 InferResult infer_model(const Model& model, const InferOptions& options, DiagSink& sink);
 
 // Writes the result into the model: a value_info (updated in place when one exists) for every
-// intermediate value of every graph whose type is known, and refined graph output types.
-void annotate_model(onnx::ModelProto& model, const InferResult& result);
+// intermediate value of every graph whose type is known, and refined graph output types; with
+// refine_inputs (after --dim or --input-shape) the main graph's input types too.
+void annotate_model(onnx::ModelProto& model, const InferResult& result, bool refine_inputs = false);
 
 // Why `value`'s type is not fully known: the chain of nodes back to where information was lost,
 // one line per step, e.g.

@@ -59,6 +59,15 @@ TEST_CASE("shape-infer --json reports every value; --dim and --input-shape apply
 
   r = test::run_onnxtool({"--json", "shape-infer", in.string(), "--input-shape", "X=5,4"});
   CHECK(nlohmann::json::parse(r.out)["bindings"]["N"] == 5);
+
+  // The written model's input says what the outputs were inferred for.
+  const auto out = dir / "fixed.onnxtxt";
+  r = test::run_onnxtool({"shape-infer", in.string(), out.string(), "--input-shape", "X=5,4"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(test::read_file(out).find("(float[5,4] X") != std::string::npos);
+  // Without --dim or --input-shape the inputs are written as declared.
+  r = test::run_onnxtool({"shape-infer", in.string(), out.string()});
+  CHECK(test::read_file(out).find("(float[N,4] X") != std::string::npos);
 }
 
 TEST_CASE("shape-infer usage errors") {
