@@ -781,7 +781,15 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   spdlog::info("allocations in the run: {} blocks, {:.1f} MiB (tensors and kernels' scratch)",
                after.allocations - before.allocations,
                static_cast<double>(after.bytes - before.bytes) / (1 << 20));
-  if (opt.bench > 0) r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
+  if (opt.bench > 0) {
+    r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
+  } else if (opt.profile && opt.warmup > 0 && opt.dump_values.empty()) {
+    // A profile of the first run measures page faults and first-touch allocation: the first
+    // run counts as one warm-up, then the rest, then one profiled run (--warmup 0: the first).
+    for (int i = 1; i < opt.warmup; ++i) session.run(feeds);
+    session.reset_profile();
+    r.outputs = session.run(feeds);
+  }
   write_outputs(opt, session, r.outputs, sink, io);
   if (!opt.expect.empty()) r.expected = compare_expected(opt, session, r.outputs);
   expected = r.expected;
@@ -923,9 +931,11 @@ Command add_run(CLI::App& app, GlobalOptions&) {
   c.app->add_option("--bench", opt->bench, "time N runs after the warm-up: min, median, p90")
       ->type_name("N")
       ->check(CLI::NonNegativeNumber);
-  c.app->add_option("--warmup", opt->warmup, "untimed runs before --bench (default 3)")
+  c.app->add_option("--warmup", opt->warmup, "untimed runs before --bench or --profile (default 3)")
       ->check(CLI::NonNegativeNumber);
-  c.app->add_flag("--profile", opt->profile, "time per operator type and per node");
+  c.app->add_flag("--profile", opt->profile,
+                  "time per operator type and per node, of a run after the warm-up (--warmup), "
+                  "or of the --bench runs");
   c.app->add_option("--top", opt->top, "nodes to list with --profile (default 10)");
   c.app->add_option("--data-dir", opt->data_dir,
                     "directory holding external data (default: the model's directory)");
