@@ -3,6 +3,7 @@
 // or out of external data files, and its operators from one opset version to another
 // (core/convert/opset_convert.h).
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <regex>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_graph_picture.h"
+#include "app/cli_progress.h"
 #include "app/commands.h"
 #include "core/check/check.h"
 #include "core/convert/ir_version.h"
@@ -358,7 +360,15 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
       print_json({{"input", opt.input}, {"output", opt.output}, {"format", *picture}}, io);
     return 0;
   }
-  save_model(m, opt.output, save_options(opt, to, written));
+  SaveOptions so = save_options(opt, to, written);
+  // Gigabytes of weights moving into or out of external data take a while: show it.
+  std::unique_ptr<Progress> progress;
+  so.on_tensor = [&](std::size_t i, std::size_t n, const std::string& where) {
+    if (!progress) progress = std::make_unique<Progress>(io, g, n);
+    progress->start(i, where);
+  };
+  save_model(m, opt.output, so);
+  progress.reset();
   if (g.verbose)
     io.err << "onnxtool: wrote " << opt.output << " in " << ms_since(saving) << " ms\n";
   report(opt, to, written, versions, g, io);

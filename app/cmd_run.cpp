@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_formats.h"
+#include "app/cli_progress.h"
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/exec/blas.h"
@@ -280,18 +281,25 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
 }
 
-BenchResult bench(Session& s, const Feeds& feeds, int warmup, int runs,
-                  std::vector<Value>& outputs) {
-  for (int i = 0; i < warmup; ++i) outputs = s.run(feeds);
+// Progress (on a terminal) counts the warm-up and the timed runs, each drawn between runs so
+// that drawing is never inside a timed one.
+BenchResult bench(Session& s, const Feeds& feeds, int warmup, int runs, std::vector<Value>& outputs,
+                  Progress& progress) {
+  for (int i = 0; i < warmup; ++i) {
+    progress.start(static_cast<std::size_t>(i), "warm-up");
+    outputs = s.run(feeds);
+  }
   // --profile then describes the runs the bench times, not the first ones, which fault in
   // fresh memory.
   s.reset_profile();
   std::vector<double> times;
   for (int i = 0; i < runs; ++i) {
+    progress.start(static_cast<std::size_t>(warmup + i), "timed run");
     const auto start = Clock::now();
     outputs = s.run(feeds);
     times.push_back(ms_since(start));
   }
+  progress.clear();
   std::sort(times.begin(), times.end());
   BenchResult b{warmup, runs, times.front(), quantile(times, 0.5), quantile(times, 0.9), 0};
   for (double t : times) b.mean += t / static_cast<double>(times.size());
@@ -577,12 +585,25 @@ std::string rate_text(double rate, double peak) {
 
 void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohmann::json* j) {
   auto nodes = s.profile();
-  double total = 0;
-  std::map<std::string, OpTypeTime> by_op;
-  auto per_run = [](const NodeProfile& n) {
-    return n.calls ? static_cast<double>(n.total_ns) / 1e6 / static_cast<double>(n.calls) : 0.0;
-  };
+  // Runs profiled: what the main graph's nodes were called. A body's node is called once per
+  // iteration; its time per run is its total over those runs.
+  int64_t runs = 0;
+  bool nested = false;
   for (const auto& n : nodes) {
+    if (n.depth == 0) runs = std::max(runs, n.calls);
+    nested = nested || n.depth > 0;
+  }
+  auto per_run = [&](const NodeProfile& n) {
+    return runs ? static_cast<double>(n.total_ns) / 1e6 / static_cast<double>(runs) : 0.0;
+  };
+  double total = 0;
+  for (const auto& n : nodes)
+    if (n.depth == 0) total += per_run(n);
+  // Operator types count the nodes that compute (those inside If, Loop and Scan bodies
+  // included), not the control-flow nodes, whose time is their bodies'.
+  std::map<std::string, OpTypeTime> by_op;
+  for (const auto& n : nodes) {
+    if (n.has_subgraphs) continue;
     auto& o = by_op[n.op_type];
     o.op = n.op_type;
     o.ms += per_run(n);
@@ -591,7 +612,6 @@ void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohma
       o.ns += n.total_ns;
       o.macs += n.macs;
     }
-    total += per_run(n);
   }
   // The machine's peak for this many threads: measured only when something counts its work.
   bool counted = false;
@@ -620,7 +640,11 @@ void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohma
       op_rows.push_back(std::move(row));
     }
     for (const auto& n : nodes) {
-      nlohmann::json row = {{"node", n.location}, {"op_type", n.op_type}, {"ms", per_run(n)}};
+      nlohmann::json row = {{"node", n.location},
+                            {"op_type", n.op_type},
+                            {"ms", per_run(n)},
+                            {"depth", n.depth},
+                            {"calls_per_run", runs ? n.calls / runs : 0}};
       if (n.macs > 0 && n.calls > 0) row["macs"] = n.macs / n.calls;
       add_rate(row, n.macs, n.total_ns);
       node_rows.push_back(std::move(row));
@@ -634,6 +658,9 @@ void profile_report(const Session& s, std::size_t top, std::ostream* out, nlohma
     *out << "; peak " << fixed(peak, "%.0f") << " GFLOP/s: " << s.threads()
          << " thread(s) x fmas measured on this machine";
   *out << ")\n";
+  if (nested)
+    *out << "  (operator types count the nodes inside If, Loop and Scan bodies; the control-flow "
+            "nodes themselves are in the node list)\n";
   for (const auto& o : ops)
     *out << "  " << pad(o.op, 24) << pad(fixed(o.ms, "%.3f") + " ms", 14)
          << pad(fixed(share(o.ms), "%.1f") + "%", 8)
@@ -782,7 +809,8 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
                after.allocations - before.allocations,
                static_cast<double>(after.bytes - before.bytes) / (1 << 20));
   if (opt.bench > 0) {
-    r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs);
+    Progress progress(io, g, static_cast<std::size_t>(opt.warmup + opt.bench));
+    r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs, progress);
   } else if (opt.profile && opt.warmup > 0 && opt.dump_values.empty()) {
     // A profile of the first run measures page faults and first-touch allocation: the first
     // run counts as one warm-up, then the rest, then one profiled run (--warmup 0: the first).

@@ -95,7 +95,8 @@ function ourTimes() {
     '--random-inputs', '--bench', String(opt.runs), '--profile', '--top', '1000000'],
     { maxBuffer: 1 << 28 });
   const profile = JSON.parse(out.toString()).profile;
-  const nodes = profile.nodes.map((n) => {
+  // Main-graph nodes only: a body node's time is also in its If/Loop/Scan node.
+  const nodes = profile.nodes.filter((n) => !n.depth).map((n) => {
     const m = /"([^"]*)" \((\w+)\)$/.exec(n.node);
     return { name: m ? m[1] : '', op: n.op_type, ms: n.ms, label: n.node };
   });

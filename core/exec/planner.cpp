@@ -367,6 +367,8 @@ void GraphBuilder::plan_subgraph(PlanNode& pn, const onnx::GraphProto& key, cons
   GraphBuilder child(ctx_, this, opsets_, subgraph_prefix(pn.location, attribute, list_index));
   // Kernels ask for their subgraphs by the graph attribute they hold (KernelContext::run_graph).
   pn.subgraphs[&key] = child.build_graph(graph);
+  // --profile looks inside If, Loop and Scan bodies too: their nodes are where the time goes.
+  pn.subgraphs[&key]->timed = ctx_.options.profile;
   // The child's reads of this graph's values keep them alive until this node has run.
   for (const auto& [depth, slot] : child.outer_uses())
     if (depth == 1) mark_use(slot, index);

@@ -385,21 +385,36 @@ std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>
   return outs;
 }
 
-void Session::reset_profile() {
-  for (const auto& pn : plan_->nodes) {
+namespace {
+
+void reset_timings(const exec_detail::GraphPlan& plan) {
+  for (const auto& pn : plan.nodes) {
     pn.timing->calls.store(0);
     pn.timing->total_ns.store(0);
     pn.timing->macs.store(0);
+    for (const auto& [graph, sub] : pn.subgraphs) reset_timings(*sub);
   }
+}
+
+void collect_timings(const exec_detail::GraphPlan& plan, int depth, std::vector<NodeProfile>& out) {
+  for (const auto& pn : plan.nodes) {
+    const auto& n = *pn.node;
+    out.push_back({pn.location, n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type(),
+                   depth, !pn.subgraphs.empty(), pn.timing->calls.load(),
+                   pn.timing->total_ns.load(), pn.timing->macs.load()});
+    for (const auto& [graph, sub] : pn.subgraphs) collect_timings(*sub, depth + 1, out);
+  }
+}
+
+}  // namespace
+
+void Session::reset_profile() {
+  reset_timings(*plan_);
 }
 
 std::vector<NodeProfile> Session::profile() const {
   std::vector<NodeProfile> out;
-  for (const auto& pn : plan_->nodes) {
-    const auto& n = *pn.node;
-    out.push_back({pn.location, n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type(),
-                   pn.timing->calls.load(), pn.timing->total_ns.load(), pn.timing->macs.load()});
-  }
+  collect_timings(*plan_, 0, out);
   return out;
 }
 

@@ -96,8 +96,10 @@ class PlanError : public Error {
 };
 
 struct NodeProfile {
-  std::string location;  // graph.node[3] "conv1" (Conv)
-  std::string op_type;   // domain-qualified when not the default domain
+  std::string location;        // graph.node[3] "conv1" (Conv), nested for subgraph nodes
+  std::string op_type;         // domain-qualified when not the default domain
+  int depth = 0;               // 0: the main graph; 1: a body of a main-graph node; ...
+  bool has_subgraphs = false;  // an If, Loop or Scan: its time includes its bodies' nodes
   int64_t calls = 0;
   int64_t total_ns = 0;
   int64_t macs = 0;  // multiply-accumulates over those calls; 0 when the operator counts none
@@ -150,7 +152,8 @@ class Session {
   // What planning found that does not stop a run, such as nodes listed before the values they
   // read (exec.not-topological: they run in the order of their data).
   const std::vector<Diagnostic>& warnings() const { return warnings_; }
-  // Per node of the main graph, accumulated over every run since creation (options.profile).
+  // Per node, accumulated over every run since creation (options.profile): the main graph's
+  // nodes in order, each followed by the nodes of its subgraphs (calls count every iteration).
   std::vector<NodeProfile> profile() const;
   // Starts the accumulation of profile() afresh (after warm-up runs).
   void reset_profile();

@@ -360,14 +360,40 @@ uint64_t external_bytes_total(const Model& model) {
   return total;
 }
 
-void embed_all(Model& model) {
+using TensorProgress = std::function<void(std::size_t, std::size_t, const std::string&)>;
+
+// Counts the tensors `moves` selects, then reports each as it is reached (the walks are cheap
+// next to the bytes they move).
+class MoveCounter {
+ public:
+  MoveCounter(const onnx::ModelProto& proto, const TensorProgress& report,
+              const std::function<bool(const onnx::TensorProto&, TensorRole)>& moves)
+      : report_(report) {
+    if (!report_) return;
+    for_each_tensor(proto, [&](const onnx::TensorProto& t, const std::string&, TensorRole role) {
+      total_ += moves(t, role) ? 1 : 0;
+    });
+  }
+  void next(const std::string& where) {
+    if (report_) report_(done_++, total_, where);
+  }
+
+ private:
+  const TensorProgress& report_;
+  std::size_t total_ = 0, done_ = 0;
+};
+
+void embed_all(Model& model, const TensorProgress& report) {
   const uint64_t projected = model.proto->ByteSizeLong() + external_bytes_total(model);
   if (projected > kMaxProtoBytes)
     throw_invalid("model.too-large", model.name, "",
                   "embedding the external data would make the model " + human_bytes(projected) +
                       ", over protobuf's 2 GiB limit; keep the weights external");
+  MoveCounter counter(*model.proto, report,
+                      [](const onnx::TensorProto& t, TensorRole) { return is_external(t); });
   for_each_tensor(*model.proto, [&](onnx::TensorProto& t, const std::string& where, TensorRole) {
     if (!is_external(t)) return;
+    counter.next(where);
     auto bytes = model.external->bytes(t, where);
     clear_data_fields(t);
     t.set_raw_data(reinterpret_cast<const char*>(bytes->data()), bytes->size());
@@ -378,12 +404,16 @@ void embed_all(Model& model) {
 // can be memory-mapped in place.
 void externalize(Model& model, const fs::path& out_dir, const std::string& side_name,
                  const std::function<bool(const onnx::TensorProto&, TensorRole)>& select,
-                 std::vector<std::string>* written) {
+                 std::vector<std::string>* written, const TensorProgress& report) {
   constexpr uint64_t kAlign = 4096;
   std::unique_ptr<AtomicFile> side;
+  MoveCounter counter(*model.proto, report, [&](const onnx::TensorProto& t, TensorRole role) {
+    return t.data_type() != onnx::TensorProto::STRING && select(t, role);
+  });
   for_each_tensor(*model.proto,
                   [&](onnx::TensorProto& t, const std::string& where, TensorRole role) {
                     if (t.data_type() == onnx::TensorProto::STRING || !select(t, role)) return;
+                    counter.next(where);
                     if (!side) side = std::make_unique<AtomicFile>(out_dir / side_name);
                     std::string scratch;
                     std::shared_ptr<Storage> keep;
@@ -472,7 +502,7 @@ void save_model(Model& model, const std::string& path, const SaveOptions& option
   using E = SaveOptions::External;
   switch (options.external) {
     case E::embed:
-      embed_all(model);
+      embed_all(model, options.on_tensor);
       break;
     case E::externalize: {
       if (path == "-") throw_usage("external data needs a model file path, not stdout");
@@ -487,7 +517,7 @@ void save_model(Model& model, const std::string& path, const SaveOptions& option
             if (is_external(t)) return true;
             return expected_wire_bytes(t).value_or(0) >= threshold;
           },
-          options.written);
+          options.written, options.on_tensor);
       break;
     }
     case E::keep: {
@@ -497,7 +527,8 @@ void save_model(Model& model, const std::string& path, const SaveOptions& option
           canonical_dir(out_dir) != canonical_dir(model.external->base_dir()))
         externalize(
             model, out_dir, side_name,
-            [](const onnx::TensorProto& t, TensorRole) { return is_external(t); }, options.written);
+            [](const onnx::TensorProto& t, TensorRole) { return is_external(t); }, options.written,
+            options.on_tensor);
       break;
     }
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,6 +102,9 @@ struct SaveOptions {
   int64_t text_inline_limit = 64;
   // When set, receives the paths written: side files first, the model last.
   std::vector<std::string>* written = nullptr;
+  // When set, told before each tensor whose bytes move into or out of external data (index,
+  // count, the tensor's location): what a progress display needs for gigabytes of weights.
+  std::function<void(std::size_t, std::size_t, const std::string&)> on_tensor;
 };
 
 // Writes the model atomically (temporary file + rename; side file first) in options.format. The

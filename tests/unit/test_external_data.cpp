@@ -260,8 +260,17 @@ TEST_CASE("initializers move into one 4 KiB-aligned side file and back") {
   SaveOptions out;
   out.external = SaveOptions::External::externalize;
   out.size_threshold = 0;
+  // Told of each tensor as it moves (convert's progress on a terminal).
+  std::vector<std::pair<std::size_t, std::size_t>> told;
+  out.on_tensor = [&](std::size_t i, std::size_t n, const std::string&) {
+    told.emplace_back(i, n);
+  };
   save_model(m, (dir / "ext.onnx").string(), out);
   CHECK(fs::exists(dir / "ext.onnx.data"));
+  const auto moved = static_cast<std::size_t>(proto.graph().initializer_size());
+  REQUIRE(told.size() == moved);
+  CHECK(told.front() == std::pair<std::size_t, std::size_t>{0, moved});
+  CHECK(told.back() == std::pair<std::size_t, std::size_t>{moved - 1, moved});
 
   Model ext = load_model((dir / "ext.onnx").string(), {}, sink);
   REQUIRE(sink.ok());
