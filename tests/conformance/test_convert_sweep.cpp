@@ -12,6 +12,7 @@
 // the sanitizers; the handful of ml tests always); the whole sweep runs with
 // ONNXTOOL_CONVERT_SWEEP=full (scripts/convert-sweep.sh).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/cli_progress.h"
 #include "core/convert/ir_version.h"
 #include "core/convert/opset_convert.h"
 #include "core/diag/error.h"
@@ -181,7 +183,12 @@ TEST_CASE(
   std::vector<std::string> failures;
   std::map<std::string, int> gaps;  // the first missing adapter of each, and how often
   int used = 0, ml_used = 0, index = 0;
-  for (const auto& test : tests) {
+  // scripts/convert-sweep.sh takes a quarter of an hour: on a terminal, say where it is.
+  app::Io io{std::cout, std::cerr, isatty(STDERR_FILENO) != 0};
+  app::Progress progress(io, app::GlobalOptions{}, tests.size(), full);
+  for (std::size_t t = 0; t < tests.size(); ++t) {
+    const auto& test = tests[t];
+    progress.start(t, test.name);
     if (!passing.count(test.name)) continue;
     const bool in_slice = full || index++ % kSliceEvery == 0;
     DiagSink sink;
@@ -209,6 +216,7 @@ TEST_CASE(
     fs::remove_all(tmp.path());
     fs::create_directories(tmp.path());
   }
+  progress.clear();
   std::ostringstream out;
   out << "opset conversion of " << used << " passing node tests ("
       << (full ? std::string("all") : "one in " + std::to_string(kSliceEvery))
