@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <regex>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -116,8 +117,25 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 // One line (or a JSON object) naming what was written: "wrote m.onnxtxt (text) and m.npz".
+// The side files a save may write (the text sidecar, the external data file) that exist before
+// it: replacing one is said, since it may be a file of the same name the user keeps.
+std::set<std::string> side_files_present(const ConvertOptions& opt) {
+  std::set<std::string> present;
+  if (opt.output == "-") return present;
+  const std::filesystem::path out(opt.output);
+  const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
+  std::error_code ec;
+  for (const std::string& name :
+       {text_sidecar_name(opt.output),
+        opt.external_data.empty() ? out.filename().string() + ".data" : opt.external_data})
+    if (std::filesystem::exists(dir / name, ec))
+      present.insert((dir / name).lexically_normal().string());
+  return present;
+}
+
 void report(const ConvertOptions& opt, ModelFormat to, const std::vector<std::string>& written,
-            const VersionOutcome& versions, const GlobalOptions& g, Io& io) {
+            const std::set<std::string>& replaced, const VersionOutcome& versions,
+            const GlobalOptions& g, Io& io) {
   if (opt.output == "-") return;  // stdout carries the model itself
   if (g.json) {
     nlohmann::json j = {{"input", opt.input},
@@ -130,8 +148,11 @@ void report(const ConvertOptions& opt, ModelFormat to, const std::vector<std::st
   }
   if (g.quiet) return;
   io.out << "wrote " << opt.output << " (" << model_format_name(to) << ")";
-  for (std::size_t i = 0; i + 1 < written.size(); ++i)
+  for (std::size_t i = 0; i + 1 < written.size(); ++i) {
     io.out << (i + 2 == written.size() ? " and " : ", ") << written[i];
+    if (replaced.count(std::filesystem::path(written[i]).lexically_normal().string()))
+      io.out << " (replacing the file that was there)";
+  }
   if (!versions.summary.empty()) io.out << ": " << versions.summary;
   io.out << '\n';
 }
@@ -360,6 +381,7 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
       print_json({{"input", opt.input}, {"output", opt.output}, {"format", *picture}}, io);
     return 0;
   }
+  const std::set<std::string> present = side_files_present(opt);
   SaveOptions so = save_options(opt, to, written);
   // Gigabytes of weights moving into or out of external data take a while: show it.
   std::unique_ptr<Progress> progress;
@@ -371,7 +393,7 @@ int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
   progress.reset();
   if (g.verbose)
     io.err << "onnxtool: wrote " << opt.output << " in " << ms_since(saving) << " ms\n";
-  report(opt, to, written, versions, g, io);
+  report(opt, to, written, present, versions, g, io);
   return 0;
 }
 

@@ -270,3 +270,14 @@ TEST_CASE("convert to .svg goes through Graphviz, and says how to install it whe
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++leftovers;
   CHECK(leftovers == (have_graphviz() ? 2 : 1));  // s.svg and empty/, no temporary files
 }
+
+TEST_CASE("convert says when it replaces a side file that was there") {
+  TempDir dir;
+  const std::string sample = (testdata_dir() / "models" / "sample.onnxtxt").string();
+  const std::string out = (dir / "s.onnxtxt").string();
+  auto r = run_onnxtool({"convert", sample, out, "--inline-limit", "1"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "s.npz\n"));
+  r = run_onnxtool({"convert", sample, out, "--inline-limit", "1"});
+  CHECK(contains(r.out, "s.npz (replacing the file that was there)"));
+}
