@@ -122,16 +122,24 @@ Value cast_double_input(Value v, const Session::Port& p, DiagSink& sink) {
   return Value(std::move(t));
 }
 
+// Every input error has one form: the model file, then what is wrong and what the model
+// expects, as the session's own checks of types and shapes write it.
+[[noreturn]] void input_error(const std::string& model, const std::string& message) {
+  throw Error(ErrorKind::usage, "exec.bad-input", model, "", message);
+}
+
 class FeedBuilder {
  public:
-  FeedBuilder(const Session& s, DiagSink& sink) : session_(s), sink_(sink) {}
+  FeedBuilder(const Session& s, DiagSink& sink, std::string model)
+      : session_(s), sink_(sink), model_(std::move(model)) {}
 
   void add(const std::string& name, Value v) {
     const Session::Port* p = port(name);
     if (!p)
-      throw_usage("the model has no input " + quoted_name(name) + "; it expects " +
-                  describe_ports(session_.inputs()));
-    if (!given_.insert(name).second) throw_usage("input " + quoted_name(name) + " is given twice");
+      input_error(model_, "the model has no input " + quoted_name(name) + "; it expects " +
+                              describe_ports(session_.inputs()));
+    if (!given_.insert(name).second)
+      input_error(model_, "input " + quoted_name(name) + " is given twice");
     feeds_.emplace_back(name, cast_double_input(std::move(v), *p, sink_));
   }
   const Session::Port* port(const std::string& name) const {
@@ -145,6 +153,7 @@ class FeedBuilder {
  private:
   const Session& session_;
   DiagSink& sink_;
+  std::string model_;
   std::set<std::string> given_;
   Feeds feeds_;
 };
@@ -154,8 +163,9 @@ void add_positional(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
   for (const auto& p : s.inputs())
     if (!p.has_initializer) order.push_back(&p);
   if (opt.files.size() > order.size())
-    throw_usage(std::to_string(opt.files.size()) + " input files given, the model takes " +
-                std::to_string(order.size()) + ": " + describe_ports(s.inputs()));
+    input_error(opt.model, std::to_string(opt.files.size()) +
+                               " input files given, the model takes " +
+                               std::to_string(order.size()) + ": " + describe_ports(s.inputs()));
   for (std::size_t i = 0; i < opt.files.size(); ++i)
     fb.add(order[i]->name, read_input_file(opt.files[i], order[i]->type));
 }
@@ -253,12 +263,16 @@ void add_random(const RunOptions& opt, const Session& s, FeedBuilder& fb) {
 }
 
 Feeds gather_feeds(const RunOptions& opt, const Session& s, DiagSink& sink) {
-  FeedBuilder fb(s, sink);
+  FeedBuilder fb(s, sink, opt.model);
   add_positional(opt, s, fb);
   for (const auto& pair : opt.inputs) {
     auto [name, file] = split_pair(pair, "--input");
     const Session::Port* p = fb.port(name);
-    fb.add(name, read_input_file(file, p ? p->type : nullptr));
+    // The name first: a typo is the problem, whatever the file holds.
+    if (!p)
+      input_error(opt.model, "the model has no input " + quoted_name(name) + "; it expects " +
+                                 describe_ports(s.inputs()));
+    fb.add(name, read_input_file(file, p->type));
   }
   if (!opt.inputs_npz.empty())
     for (auto& nt : read_npz(opt.inputs_npz)) fb.add(nt.name, Value(std::move(nt.tensor)));

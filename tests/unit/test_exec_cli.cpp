@@ -128,8 +128,8 @@ TEST_CASE("run: wrong inputs are usage errors that list what the model expects")
   Fixture f;
   auto r = cli({"run", f.model, "--input", "nope=" + f.x});
   CHECK(r.code == 2);
-  CHECK(r.err.find("error: the model has no input \"nope\"; it expects m: int64") !=
-        std::string::npos);
+  CHECK(r.err.find("error: " + f.model +
+                   ": the model has no input \"nope\"; it expects m: int64") != std::string::npos);
   r = cli({"run", f.model, "--input", "m=" + f.m});
   CHECK(r.code == 2);
   CHECK(r.err.find("missing input \"x\"; the model expects m: int64") != std::string::npos);
