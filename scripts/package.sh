@@ -30,6 +30,10 @@ else
   # No man-db here: render the page with groff, as man would.
   groff -man -Tutf8 /usr/share/man/man1/onnxtool-check.1 | head -12
 fi
+if command -v man >/dev/null; then
+  echo "\$ man onnxtool-check | head -3   (from the man database, as installed)"
+  MANPAGER=cat MANWIDTH=80 man onnxtool-check | head -3
+fi
 echo "\$ bash completion of 'onnxtool ch'"
 bash -c 'source /usr/share/bash-completion/completions/onnxtool
          COMP_WORDS=(onnxtool ch); COMP_CWORD=1; _onnxtool; echo "  ${COMPREPLY[*]}"'
