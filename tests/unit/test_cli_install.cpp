@@ -56,8 +56,10 @@ TEST_CASE("man pages render without roff warnings") {
   test::TempDir dir;
   app::CliTree tree;
   app::build_cli(tree);
-  for (const auto& [name, text] : app::man_pages(tree.app)) {
-    std::ofstream(dir / name) << text;
+  // (Not a structured binding: clang 14 cannot capture one in doctest's message lambda.)
+  for (const auto& page : app::man_pages(tree.app)) {
+    const std::string& name = page.first;
+    std::ofstream(dir / name) << page.second;
     const std::string cmd =
         "groff -man -Tutf8 -ww -z '" + (dir / name).string() + "' 2>&1 >/dev/null";
     CHECK_MESSAGE(shell_output(cmd).empty(), name);

@@ -179,9 +179,10 @@ TEST_CASE("a model is read by its content when the extension does not say: .txt,
   DiagSink sink;
   Model reference = load_model((testdata_dir() / "models" / "sample.onnxtxt").string(), {}, sink);
   const std::string json = text::model_to_json(*reference.proto);
-  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& file : std::vector<std::pair<std::string, std::string>>{
            {"m.txt", text}, {"m", text}, {"text.onnx", text}, {"j.model", json}}) {
-    write_file(dir / name, bytes);
+    const std::string& name = file.first;  // not a structured binding: CHECK_MESSAGE captures it
+    write_file(dir / name, file.second);
     DiagSink s;
     Model m = load_model((dir / name).string(), {}, s);
     CHECK_MESSAGE(s.ok(), name);
