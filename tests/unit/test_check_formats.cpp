@@ -105,7 +105,7 @@ TEST_CASE("every id check can report is in the rule catalog") {
               dot != std::string::npos && dot + 1 < lit.size() &&
               lit.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") == std::string::npos;
           // "external-data.bad-" + key is completed where it is used; json.write is convert's.
-          const bool prefix_only = lit.back() == '-';
+          const bool prefix_only = !lit.empty() && lit.back() == '-';
           if (id_like && !prefix_only && lit != "json.write" &&
               families.count(lit.substr(0, dot)) && !find_reported_rule(lit))
             missing.insert(lit + " (" + e.path().filename().string() + ")");
