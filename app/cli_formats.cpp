@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli_formats.h"
 
-#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
+#include "core/ir/type_text.h"
 #include "core/util/atomic_file.h"
 
 namespace onnxtool::app {
@@ -13,25 +13,12 @@ namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-// Length of the valid UTF-8 sequence at text[i], or 0 when it is not one.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  const auto b = static_cast<unsigned char>(text[i]);
-  std::size_t n = b < 0x80           ? 1
-                  : (b >> 5) == 0x6  ? 2
-                  : (b >> 4) == 0xE  ? 3
-                  : (b >> 3) == 0x1E ? 4
-                                     : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  uint32_t cp = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto c = static_cast<unsigned char>(text[i + k]);
-    if ((c >> 6) != 0x2) return 0;
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  const bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  // XML 1.0 has no way to write U+FFFE or U+FFFF.
-  if (cp == 0xFFFE || cp == 0xFFFF) return 0;
+// The valid UTF-8 sequence at text[i] (core's rule), except U+FFFE and U+FFFF, which XML 1.0
+// cannot carry either; 0 when it is not one.
+std::size_t xml_char_length(std::string_view text, std::size_t i) {
+  const std::size_t n = utf8_sequence_length(text.substr(i));
+  const std::string_view seq = text.substr(i, n);
+  if (seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF") return 0;
   return n;
 }
 
@@ -84,7 +71,7 @@ std::string xml_escape(std::string_view text) {
       default:
         break;
     }
-    const std::size_t n = utf8_sequence_length(text, i);
+    const std::size_t n = xml_char_length(text, i);
     if (n == 0 || static_cast<unsigned char>(c) < 0x20) {
       out += kReplacement;
       i += n == 0 ? 1 : n;
