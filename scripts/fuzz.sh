@@ -7,6 +7,12 @@
 # 64 KiB: node, pytorch-*, simple). Exits non-zero when a fuzzer finds a crash, a hang, a
 # sanitizer report or a broken property; the input that did it is left in
 # build-asan/fuzz/TARGET/ (crash-*, timeout-*), the fuzzer's output in build-asan/fuzz/TARGET.log.
+# Inputs that once found a bug live in tests/fuzz/regressions/TARGET/ (add each new one there with
+# its fix): every run starts from them.
+#
+# The fuzzers take a fixed seed (FUZZ_SEED, default 1), so that CI gives the same verdict for the
+# same commit; FUZZ_SEED=random lets libFuzzer pick one, for longer runs that look for new bugs:
+#   FUZZ_SEED=random scripts/fuzz.sh 1800 executor
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s; targets: text_parser model_check
 #                                            shape_infer convert executor, default all)
 set -euo pipefail
@@ -43,6 +49,9 @@ seconds_for() {
   if [ "$1" = text_parser ]; then echo $(((seconds + 1) / 2)); else echo "$seconds"; fi
 }
 
+seed_args=()
+[ "${FUZZ_SEED:-1}" = random ] || seed_args=(-seed="${FUZZ_SEED:-1}")
+
 run_target() {
   local target=$1 seeds=() extra=()
   case $target in
@@ -50,10 +59,12 @@ run_target() {
     executor) extra=(-max_len=512 -len_control=0) ;;
     *) seeds=("$work/seeds-models"); extra=(-max_len=65536) ;;
   esac
+  [ -d "tests/fuzz/regressions/$target" ] && seeds+=("tests/fuzz/regressions/$target")
   mkdir -p "$work/$target/corpus"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "build-asan/tests/fuzz/fuzz_$target" -max_total_time="$(seconds_for "$target")" -timeout=20 \
-    -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$work/$target/" "${extra[@]}" \
+    -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$work/$target/" "${seed_args[@]}" \
+    "${extra[@]}" \
     "$work/$target/corpus" "${seeds[@]}" >"$work/$target.log" 2>&1
 }
 

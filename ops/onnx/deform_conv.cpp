@@ -98,9 +98,15 @@ Geometry geometry(const KernelContext& ctx, const Tensor& x, const Tensor& w,
   return g;
 }
 
-// Multilinear interpolation of one plane at a fractional position; zero outside.
+// Multilinear interpolation of one plane at a fractional position; zero outside. A NaN position
+// (a NaN offset) gives NaN. A position more than one element outside reads only zeros, so it is
+// answered before any conversion to an index (an infinite or huge offset must not reach one).
 double interpolate(const double* plane, const Shape& dims, const std::vector<double>& pos) {
   const std::size_t r = dims.size();
+  for (std::size_t d = 0; d < r; ++d) {
+    if (std::isnan(pos[d])) return pos[d];
+    if (!(pos[d] > -1 && pos[d] < static_cast<double>(dims[d]))) return 0;
+  }
   double sum = 0;
   for (std::size_t corner = 0; corner < (std::size_t{1} << r); ++corner) {
     double weight = 1;
@@ -112,7 +118,7 @@ double interpolate(const double* plane, const Shape& dims, const std::vector<dou
       const auto i = static_cast<int64_t>(f) + (up ? 1 : 0);
       weight *= up ? pos[d] - f : 1 - (pos[d] - f);
       inside = i >= 0 && i < dims[d];
-      at = at * dims[d] + i;
+      if (inside) at = at * dims[d] + i;
     }
     if (inside && weight != 0) sum += weight * plane[at];
   }

@@ -73,21 +73,19 @@ Options grid_options(const KernelContext& ctx) {
   return o;
 }
 
-// Reflects x into [lo, hi] by its nearer border until it lies inside.
+// Reflects x into [lo, hi] by its nearer border until it lies inside (x finite). The reflections
+// repeat with period 2 * range, so the distance past the border is taken modulo that: no integer
+// conversion, whatever the magnitude.
 double reflect(double x, double lo, double hi) {
   const double range = hi - lo;
   if (range <= 0) return lo;
   if (x < lo) {
-    const double dx = lo - x;
-    const auto n = static_cast<int64_t>(dx / range);
-    const double r = dx - static_cast<double>(n) * range;
-    return n % 2 == 0 ? lo + r : hi - r;
+    const double r = std::fmod(lo - x, 2 * range);
+    return r <= range ? lo + r : hi - (r - range);
   }
   if (x > hi) {
-    const double dx = x - hi;
-    const auto n = static_cast<int64_t>(dx / range);
-    const double r = dx - static_cast<double>(n) * range;
-    return n % 2 == 0 ? hi - r : lo + r;
+    const double r = std::fmod(x - hi, 2 * range);
+    return r <= range ? hi - r : lo + (r - range);
   }
   return x;
 }
@@ -127,13 +125,23 @@ Taps axis_taps(double n, const Axis& a, const Options& o) {
   const auto len = static_cast<double>(a.len);
   double x = o.align_corners ? (n + 1) / 2.0 * (len - 1) : ((n + 1) * len - 1) / 2.0;
   if (o.mode == Mode::nearest) x = std::nearbyint(x);
+  Taps t;
+  // A NaN coordinate, or an infinite one that only a clamp can place, samples nothing: zero.
+  if (std::isnan(x) || (std::isinf(x) && o.padding != Padding::border)) {
+    t.count = 1;
+    t.index[0] = -1;
+    return t;
+  }
   if (x < a.lo || x > a.hi) {
     if (o.padding == Padding::border)
       x = std::clamp(x, 0.0, len - 1);
     else if (o.padding == Padding::reflection)
       x = reflect(x, a.lo, a.hi);
   }
-  Taps t;
+  // Past a few elements outside every tap reads the same padding (zeros here: border and
+  // reflection have placed x inside), so far positions are brought nearer before they become
+  // indices.
+  x = std::clamp(x, a.lo - 4, a.hi + 4);
   if (o.mode == Mode::nearest) {
     t.count = 1;
     t.index[0] = fetch_index(static_cast<int64_t>(x), a, o.padding);

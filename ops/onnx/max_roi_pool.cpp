@@ -43,9 +43,15 @@ void max_roi_pool_kernel(KernelContext& ctx) {
   std::vector<double> y(static_cast<std::size_t>(rois * c * ph_n * pw_n));
   for (int64_t i = 0; i < rois; ++i) {
     const double* roi = r.data() + i * 5;
+    if (!(roi[0] >= 0 && roi[0] < static_cast<double>(n)))
+      ctx.fail("roi " + std::to_string(i) + " has batch id " + std::to_string(roi[0]) +
+               " out of range");
+    // Corners beyond 2^52 pixels (or NaN) have no integer position to round to.
+    for (int k = 1; k < 5; ++k)
+      if (!(std::abs(roi[k] * scale) < 0x1p52))
+        ctx.fail("roi " + std::to_string(i) + " has coordinate " + std::to_string(roi[k]) +
+                 " beyond any image");
     const auto b = static_cast<int64_t>(roi[0]);
-    if (b < 0 || b >= n)
-      ctx.fail("roi " + std::to_string(i) + " has batch id " + std::to_string(b) + " out of range");
     const auto x1 = static_cast<int64_t>(std::round(roi[1] * scale)),
                y1 = static_cast<int64_t>(std::round(roi[2] * scale));
     const auto x2 = static_cast<int64_t>(std::round(roi[3] * scale)),

@@ -375,6 +375,8 @@ std::vector<double> sizes_to_scales(const Shape& in, const std::vector<int64_t>&
   for (int64_t a : axes) {
     const auto k = static_cast<std::size_t>(a);
     scales[k] = scale;
+    const auto extent = scaled_extent(scale, in[k]);
+    if (!extent) fail("sizes give a scale of " + std::to_string(scale) + ", too large");
     out[k] = static_cast<int64_t>(scale * static_cast<double>(in[k]) + 0.5);
   }
   return scales;
@@ -393,7 +395,9 @@ std::vector<double> full_scales(const Shape& in, const std::vector<int64_t>& axe
       fail(indexed("scales", i) + " = " + std::to_string(given[i]) + " is not positive");
     const auto a = static_cast<std::size_t>(axes[i]);
     scales[a] = given[i];
-    out[a] = static_cast<int64_t>(std::floor(given[i] * static_cast<double>(in[a])));
+    const auto extent = scaled_extent(given[i], in[a]);
+    if (!extent) fail(indexed("scales", i) + " = " + std::to_string(given[i]) + " is too large");
+    out[a] = *extent;
   }
   return scales;
 }
@@ -457,8 +461,10 @@ void resize_kernel(KernelContext& ctx) {
 // A dim times a scale: known dims exactly as the kernel computes them; symbolic ones only for
 // a whole scale (N*2).
 Dim scaled_dim(const Dim& d, double scale) {
-  if (d.is_known())
-    return Dim::value(static_cast<int64_t>(std::floor(scale * static_cast<double>(d.value()))));
+  if (d.is_known()) {
+    const auto extent = scaled_extent(scale, d.value());
+    return extent ? Dim::value(*extent) : Dim();
+  }
   if (scale >= 1 && scale == std::floor(scale) && scale < 1e6)
     return d * Dim::value(static_cast<int64_t>(scale));
   return Dim();

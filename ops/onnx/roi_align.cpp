@@ -37,7 +37,9 @@ struct Sample {
 
 Sample sample_at(double y, double x, int64_t height, int64_t width) {
   Sample s;
-  if (y < -1.0 || y > static_cast<double>(height) || x < -1.0 || x > static_cast<double>(width))
+  // Written so that NaN positions sample nothing too.
+  if (!(y >= -1.0 && y <= static_cast<double>(height) && x >= -1.0 &&
+        x <= static_cast<double>(width)))
     return s;
   y = std::max(y, 0.0);
   x = std::max(x, 0.0);
@@ -85,6 +87,21 @@ RoiOptions roi_options(const KernelContext& ctx) {
   return o;
 }
 
+// Samples times channels one roi may take (sampling_ratio 0 grows with the roi): a bound that a
+// real detector's rois stay far below, so a hostile roi cannot stall the run.
+constexpr double kMaxSamples = 0x1p32;
+
+// sampling_ratio 0: ceil(bin extent) samples along an axis. A negative extent (an inverted roi)
+// keeps its sign as before; a NaN one takes no samples.
+int64_t adaptive_ratio(const KernelContext& ctx, int64_t roi, double extent, int64_t bins) {
+  const double r = std::ceil(extent / static_cast<double>(bins));
+  if (std::isnan(r)) return 0;
+  if (std::abs(r) > 0x1p20)
+    ctx.fail("roi " + std::to_string(roi) + " spans " + std::to_string(extent) +
+             " pixels, too many samples per bin; give sampling_ratio");
+  return static_cast<int64_t>(r);
+}
+
 void roi_align_kernel(KernelContext& ctx) {
   const Tensor& xt = ctx.input(0);
   const Tensor& rt = ctx.input(1);
@@ -111,10 +128,13 @@ void roi_align_kernel(KernelContext& ctx) {
     if (!o.half_pixel) rw = std::max(rw, 1.0), rh = std::max(rh, 1.0);
     const double bin_h = rh / static_cast<double>(o.out_h),
                  bin_w = rw / static_cast<double>(o.out_w);
-    const int64_t gh =
-        o.ratio > 0 ? o.ratio : static_cast<int64_t>(std::ceil(rh / static_cast<double>(o.out_h)));
-    const int64_t gw =
-        o.ratio > 0 ? o.ratio : static_cast<int64_t>(std::ceil(rw / static_cast<double>(o.out_w)));
+    const int64_t gh = o.ratio > 0 ? o.ratio : adaptive_ratio(ctx, i, rh, o.out_h);
+    const int64_t gw = o.ratio > 0 ? o.ratio : adaptive_ratio(ctx, i, rw, o.out_w);
+    if (static_cast<double>(gh) * static_cast<double>(gw) * static_cast<double>(o.out_h * o.out_w) *
+            static_cast<double>(c) >
+        kMaxSamples)
+      ctx.fail("roi " + std::to_string(i) + " needs " + std::to_string(gh) + " x " +
+               std::to_string(gw) + " samples per bin, too many to compute; give sampling_ratio");
     const double count = static_cast<double>(std::max<int64_t>(gh * gw, 1));
     for (int64_t ph = 0; ph < o.out_h; ++ph)
       for (int64_t pw = 0; pw < o.out_w; ++pw) {

@@ -259,6 +259,13 @@ struct ResizeSpec {
 // Computes the resized x into output 0: nearest moves elements of any type; linear and cubic
 // interpolate reals in double, one axis at a time from the innermost.
 void resize_into(KernelContext& ctx, const Tensor& x, const ResizeSpec& spec);
+// floor(scale * dim), an output dim as Resize and Upsample compute it; nullopt when that is not
+// a number or beyond 2^62, which no tensor could hold (and no integer conversion may take).
+inline std::optional<int64_t> scaled_extent(double scale, int64_t dim) {
+  const double v = std::floor(scale * static_cast<double>(dim));
+  if (!(v >= -0x1p62 && v <= 0x1p62)) return std::nullopt;
+  return static_cast<int64_t>(v);
+}
 
 // ---- inference ------------------------------------------------------------------------------
 

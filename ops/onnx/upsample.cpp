@@ -52,10 +52,11 @@ void infer_upsample(InferContext& ctx) {
     const Dim& d = (*in)[k];
     const double s = (*scales)[k];
     if (!(s >= 1)) infer_fail(indexed("scales", k) + " = " + std::to_string(s) + " is below 1");
-    if (d.is_known())
-      out.push_back(
-          Dim::value(static_cast<int64_t>(std::floor(s * static_cast<double>(d.value())))));
-    else
+    if (d.is_known()) {
+      const auto extent = scaled_extent(s, d.value());
+      if (!extent) infer_fail(indexed("scales", k) + " = " + std::to_string(s) + " is too large");
+      out.push_back(Dim::value(*extent));
+    } else
       out.push_back(s == std::floor(s) && s < 1e6 ? d * Dim::value(static_cast<int64_t>(s))
                                                   : Dim());
   }
@@ -91,8 +92,10 @@ void upsample_kernel(KernelContext& ctx) {
   for (std::size_t k = 0; k < scales.size(); ++k) {
     if (!(scales[k] >= 1))
       ctx.fail(indexed("scales", k) + " = " + std::to_string(scales[k]) + " is below 1");
-    s.out.push_back(
-        static_cast<int64_t>(std::floor(scales[k] * static_cast<double>(x.shape()[k]))));
+    const auto extent = scaled_extent(scales[k], x.shape()[k]);
+    if (!extent)
+      ctx.fail(indexed("scales", k) + " = " + std::to_string(scales[k]) + " is too large");
+    s.out.push_back(*extent);
   }
   s.roi_start.assign(scales.size(), 0.0);
   s.roi_end.assign(scales.size(), 1.0);
