@@ -13,6 +13,7 @@
 
 #include "app/cli_graph_picture.h"
 #include "app/cli_progress.h"
+#include "app/cli_weights.h"
 #include "app/commands.h"
 #include "core/check/check.h"
 #include "core/convert/ir_version.h"
@@ -38,10 +39,7 @@ namespace {
 struct ConvertOptions {
   std::string input, output;
   std::string from, to;
-  std::string external_data;
-  std::optional<uint64_t> size_threshold;
-  bool embed = false;
-  std::string data_dir;
+  WeightsOptions weights;
   int64_t inline_limit = 64;
   std::vector<std::string> opsets;  // N, or DOMAIN=N
   std::optional<int64_t> ir_version;
@@ -102,12 +100,7 @@ SaveOptions save_options(const ConvertOptions& opt, ModelFormat format,
   so.format = format;
   so.text_inline_limit = opt.inline_limit;
   so.written = &written;
-  if (opt.embed) so.external = SaveOptions::External::embed;
-  if (!opt.external_data.empty()) {
-    so.external = SaveOptions::External::externalize;
-    so.external_file = opt.external_data;
-    if (opt.size_threshold) so.size_threshold = *opt.size_threshold;
-  }
+  apply_weights_options(opt.weights, so);
   return so;
 }
 
@@ -126,8 +119,9 @@ std::set<std::string> side_files_present(const ConvertOptions& opt) {
   const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
   std::error_code ec;
   for (const std::string& name :
-       {text_sidecar_name(opt.output),
-        opt.external_data.empty() ? out.filename().string() + ".data" : opt.external_data})
+       {text_sidecar_name(opt.output), opt.weights.external_data.empty()
+                                           ? out.filename().string() + ".data"
+                                           : opt.weights.external_data})
     if (std::filesystem::exists(dir / name, ec))
       present.insert((dir / name).lexically_normal().string());
   return present;
@@ -339,17 +333,14 @@ void expose(Model& m, const std::string& pattern, const GlobalOptions& g, Io& io
 }
 
 int run_convert(const ConvertOptions& opt, const GlobalOptions& g, Io& io) {
-  if (!opt.external_data.empty() && opt.embed)
-    throw_usage("--external-data and --embed-external-data exclude each other");
-  if (opt.size_threshold && opt.external_data.empty())
-    throw_usage("--size-threshold applies to --external-data FILE");
+  check_weights_options(opt.weights);
   const std::optional<std::string> picture = picture_format(opt.to, opt.output);
   const ModelFormat to = picture ? ModelFormat::automatic : output_format(opt);
-  if (picture && (!opt.external_data.empty() || opt.embed))
+  if (picture && opt.weights.moves_weights())
     throw_usage("a picture (" + *picture + ") holds no weights: drop --external-data");
   LoadOptions lo;
   if (!opt.from.empty()) lo.format = *model_format_named(opt.from);
-  if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
+  apply_weights_options(opt.weights, lo);
   const auto start = std::chrono::steady_clock::now();
   DiagSink sink;
   Model m = load_model(opt.input, lo, sink);
@@ -419,14 +410,8 @@ Command add_convert(CLI::App& app, GlobalOptions&) {
                    "output format (default: by extension; text on stdout): onnx, text, json, or "
                    "a picture: dot (Graphviz), svg or png (through Graphviz's dot)")
       ->check(CLI::IsMember({"onnx", "text", "json", "dot", "svg", "png"}));
-  c.app->add_option("--external-data", opt->external_data,
-                    "move initializers into this file beside the output (4 KiB aligned)");
-  c.app->add_option("--size-threshold", opt->size_threshold,
-                    "with --external-data: move tensors of at least BYTES (default 1024)");
-  c.app->add_flag("--embed-external-data", opt->embed,
-                  "bring every externally stored tensor into the model");
-  c.app->add_option("--data-dir", opt->data_dir,
-                    "directory holding external data (default: the model's directory)");
+  add_weights_options(*c.app, opt->weights,
+                      "move initializers into this file beside the output (4 KiB aligned)");
   c.app
       ->add_option("--inline-limit", opt->inline_limit,
                    "text output: tensors with more elements go to the .npz sidecar (default 64)")
