@@ -20,6 +20,7 @@ Command add_test(CLI::App& app, GlobalOptions& g);
 Command add_shape_infer(CLI::App& app, GlobalOptions& g);
 Command add_convert(CLI::App& app, GlobalOptions& g);
 Command add_compare(CLI::App& app, GlobalOptions& g);
+Command add_diff(CLI::App& app, GlobalOptions& g);
 Command add_extract(CLI::App& app, GlobalOptions& g);
 Command add_ops(CLI::App& app, GlobalOptions& g);
 Command add_completions(CLI::App& app, GlobalOptions& g);

@@ -13,10 +13,11 @@ _onnxtool() {
     shape-infer) local opts='--help -h --in-place --strict --dim --input-shape --explain --data-dir' ;;
     convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --toposort --expose-values --dry-run' ;;
     compare) local opts='--help -h --model --rtol --atol --all' ;;
+    diff) local opts='--help -h --ignore-names --ignore-weights' ;;
     extract) local opts='--help -h --inputs --outputs --external-data --size-threshold --embed-external-data --data-dir --no-check' ;;
     ops) local opts='--help -h --domain --opset' ;;
     completions) local opts='--help -h' ;;
-    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert compare extract ops completions $global" -- "$cur")); return ;;
+    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert compare diff extract ops completions $global" -- "$cur")); return ;;
   esac
   case "${COMP_WORDS[COMP_CWORD-1]}" in
     --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;

@@ -99,6 +99,7 @@ void account_floats(double x, double y, Comparison& c) {
   c.dot += x * y;
   c.norm2_actual += x * x;
   c.norm2_expected += y * y;
+  c.norm2_difference += (x - y) * (x - y);
 }
 
 void compare_tensors(const Tensor& a, const Tensor& e, const Tolerance& tol,
@@ -193,6 +194,13 @@ double Comparison::cosine() const {
   if (norm2_actual == 0 && norm2_expected == 0) return 1;
   if (norm2_actual == 0 || norm2_expected == 0) return 0;
   return dot / std::sqrt(norm2_actual * norm2_expected);
+}
+
+double Comparison::relative_l2() const {
+  if (!floating) return std::numeric_limits<double>::quiet_NaN();
+  if (norm2_difference == 0) return 0;
+  if (norm2_expected == 0) return std::numeric_limits<double>::infinity();
+  return std::sqrt(norm2_difference / norm2_expected);
 }
 
 std::string Comparison::summary() const {

@@ -32,11 +32,15 @@ struct Comparison {
   // the cosine similarity of the finite pairs.
   int64_t nan_actual = 0, inf_actual = 0, nan_expected = 0, inf_expected = 0;
   double dot = 0, norm2_actual = 0, norm2_expected = 0;
-  bool floating = false;  // some elements were real floating-point
+  double norm2_difference = 0;  // sum of (actual - expected)^2 over the finite pairs
+  bool floating = false;        // some elements were real floating-point
 
   // The cosine of the angle between the two as vectors (1: same direction); NaN when not
   // floating. Two zero vectors count as the same (1), one zero vector as unrelated (0).
   double cosine() const;
+  // |actual - expected| / |expected| as vectors (L2 norms) over the finite pairs: 0 when equal;
+  // NaN when not floating, infinity when expected is all zeros and actual is not.
+  double relative_l2() const;
 
   // "3 of 1000 elements differ (max abs err 0.02, max rel err 0.5); first at [17]: 0.5 vs 0.7",
   // or the structural problem.

@@ -13,6 +13,7 @@
 #include "onnx.pb.h"
 #include "tests/support/cli_run.h"
 #include "tests/support/support.h"
+#include "tests/unit/test_models.h"
 
 using namespace onnxtool;
 using namespace onnxtool::test;
@@ -20,19 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// x -> Add(w) -> Relu -> Mul(y) -> Neg -> out, and a Sigmoid branch beside it.
-const char* kChain = R"(
-<ir_version: 8, opset_import: ["" : 17]>
-g (float[2,3] x, float[2,3] y) => (float[2,3] out, float[2,3] other)
-<float[2,3] w = {1, -2, 3, -4, 5, -6}, float[3] unused = {7, 8, 9}>
-{
-  [add] a = Add (x, w)
-  [relu] b = Relu (a)
-  [mul] c = Mul (b, y)
-  [neg] out = Neg (c)
-  [sig] other = Sigmoid (x)
-}
-)";
+const char* const kChain = kChainModel;
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
