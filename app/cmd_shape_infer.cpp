@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli_shape_bindings.h"
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/infer/engine.h"
@@ -24,32 +25,14 @@ struct ShapeInferOptions {
   bool in_place = false;
   bool strict = false;
   std::string data_dir;
-  std::vector<std::string> dims;          // NAME=VALUE
-  std::vector<std::string> input_shapes;  // NAME=1,3,224,224
-  std::vector<std::string> explain;       // value names
+  ShapeBindings bindings;            // --dim, --input-shape
+  std::vector<std::string> explain;  // value names
 };
 
-std::optional<int64_t> parse_int(std::string_view s) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-// "NAME=REST" split at the last '=' (names may hold '=' more rarely than values do not).
 InferOptions infer_options(const ShapeInferOptions& opt) {
   InferOptions io;
   io.strict = opt.strict;
-  for (const auto& arg : opt.dims) {
-    auto [name, text] = split_assignment(arg, "--dim", "VALUE");
-    auto v = parse_int(text);
-    if (!v || *v < 0) throw_usage("--dim " + arg + ": the value must be a non-negative integer");
-    io.dims[name] = *v;
-  }
-  for (const auto& arg : opt.input_shapes) {
-    auto [name, shape] = parse_input_shape(arg);
-    io.input_shapes[name] = shape;
-  }
+  apply_shape_bindings(opt.bindings, io);
   return io;
 }
 
@@ -157,7 +140,7 @@ int run_shape_infer(const ShapeInferOptions& opt, const GlobalOptions& g, Io& io
     if (result && !result->find(name))
       throw_usage("--explain: the model has no value named " + quoted_name(name));
   if (result && !out_path.empty()) {
-    annotate_model(*model.proto, *result, !opt.dims.empty() || !opt.input_shapes.empty());
+    annotate_model(*model.proto, *result, !opt.bindings.empty());
     save_model(model, out_path);
   }
   if (g.json) {
@@ -189,14 +172,7 @@ Command add_shape_infer(CLI::App& app, GlobalOptions&) {
   c.app->add_flag("--in-place", opt->in_place, "rewrite the input file (atomically)");
   c.app->add_flag("--strict", opt->strict,
                   "conflicts with declared types and dim_params are errors, not warnings");
-  c.app->add_option("--dim", opt->dims, "fix a dim_param before inference: NAME=VALUE")
-      ->type_name("NAME=VALUE")
-      ->allow_extra_args(false);
-  c.app
-      ->add_option("--input-shape", opt->input_shapes,
-                   "fix an input's shape before inference: NAME=1,3,224,224")
-      ->type_name("NAME=DIMS")
-      ->allow_extra_args(false);
+  add_shape_binding_options(*c.app, opt->bindings);
   c.app
       ->add_option("--explain", opt->explain,
                    "why a value's dims are unknown or symbolic: the nodes where it was lost")

@@ -643,6 +643,26 @@ Attention <is_causal, kv_num_heads, left_window_size, q_num_heads, qk_matmul_out
 }
 )onnx";
 
+// Q.K^T and the weights times V: (|Q| + |Y|) x L, with L the keys attended to (past ones
+// included: present_key's length when the node gives it). Q and Y hold batch x heads x queries
+// x head size, in 3-D or 4-D form alike.
+double attention_macs(const WorkShapes& s, const AttrView&) {
+  const auto* q = s.input(0);
+  const auto* k = s.input(1);
+  const auto* y = s.output(0);
+  const auto* present = s.output(1);
+  if (!q || !k || !y || k->size() < 3) return 0;
+  const int64_t keys = present && present->size() == 4 ? (*present)[2]
+                       : k->size() == 4                ? (*k)[2]
+                                                       : (*k)[1];
+  auto numel = [](const std::vector<int64_t>& d) {
+    double n = 1;
+    for (int64_t v : d) n *= static_cast<double>(v);
+    return n;
+  };
+  return (numel(*q) + numel(*y)) * static_cast<double>(keys);
+}
+
 }  // namespace
 
 void define_Attention(OpDef& op) {
@@ -728,7 +748,7 @@ void define_Attention(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(25).function(kAttentionBody, 25);
-  op.all().infer(infer_attention).kernel(attention_kernel);
+  op.all().infer(infer_attention).kernel(attention_kernel).macs(attention_macs);
 }
 
 }  // namespace onnxtool::ops

@@ -133,7 +133,7 @@ void define_GRU(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_gru).kernel(prepared_kernel(prepare_gru, gru_kernel));
+  op.all().infer(infer_gru).kernel(prepared_kernel(prepare_gru, gru_kernel)).macs(rnn::macs);
   // Y_h is optional from 3 (before, a node names it, used or not).
   op.at(3).upgrade(convert::unchanged("")).downgrade(gru_name_y_h);
   op.at(7)

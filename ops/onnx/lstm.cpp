@@ -121,7 +121,7 @@ void define_LSTM(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_lstm).kernel(prepared_kernel(prepare_lstm, lstm_kernel));
+  op.all().infer(infer_lstm).kernel(prepared_kernel(prepare_lstm, lstm_kernel)).macs(rnn::macs);
   op.at(7)
       .upgrade(convert::drop_attribute("output_sequence"))
       .downgrade(output_sequence_from_outputs);

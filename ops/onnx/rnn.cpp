@@ -105,7 +105,7 @@ void define_RNN(OpDef& op) {
       .constraint("T1", {"tensor(int32)"});
   // END SIGNATURES
   // clang-format on
-  op.all().infer(infer_rnn).kernel(prepared_kernel(prepare_rnn, rnn_kernel));
+  op.all().infer(infer_rnn).kernel(prepared_kernel(prepare_rnn, rnn_kernel)).macs(rnn::macs);
   op.at(7)
       .upgrade(convert::drop_attribute("output_sequence"))
       .downgrade(output_sequence_from_outputs);

@@ -448,4 +448,17 @@ void kernel(KernelContext& ctx, const RnnAttrs& attrs, Cell cell) {
                       [&](auto c) { kernel_as<decltype(c)>(ctx, attrs, cell); });
 }
 
+double macs(const WorkShapes& s, const AttrView&) {
+  const auto* x = s.input(0);
+  const auto* w = s.input(1);
+  const auto* r = s.input(2);
+  if (!x || !w || !r || x->size() != 3 || (*x)[2] <= 0) return 0;
+  auto numel = [](const std::vector<int64_t>& d) {
+    double n = 1;
+    for (int64_t v : d) n *= static_cast<double>(v);
+    return n;
+  };
+  return numel(*x) / static_cast<double>((*x)[2]) * (numel(*w) + numel(*r));
+}
+
 }  // namespace onnxtool::ops::rnn

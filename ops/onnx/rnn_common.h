@@ -40,4 +40,8 @@ RnnAttrs prepare(PrepareContext& ctx, Cell cell);
 // The kernel, for float, double, float16 and bfloat16.
 void kernel(KernelContext& ctx, const RnnAttrs& attrs, Cell cell);
 
+// Multiply-accumulates of the gate products: every time step of every batch row multiplies
+// its input by W and its state by R, in each direction: steps x rows x (|W| + |R|).
+double macs(const WorkShapes& s, const AttrView& attrs);
+
 }  // namespace onnxtool::ops::rnn
