@@ -8,7 +8,7 @@
 #   3. AddressSanitizer + UBSan build (clang-14 at -O1 -g1, which builds in two thirds of GCC's
 #      time; the release build already holds the code to GCC's warnings), the same tests
 #      (hostile inputs included) under the sanitizers; it builds the libFuzzer targets too;
-#   4. the five libFuzzer targets (scripts/fuzz.sh), FUZZ_SECONDS each (default 60; the text
+#   4. the five libFuzzer targets (scripts/fuzz.sh), FUZZ_SECONDS each (default 45; the text
 #      parser half of it), two at a time;
 #   5. formatting check.
 # Each step's time is printed at the end. Whatever OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE say in the
@@ -56,8 +56,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build-asan -j2 --output-on-failure
 step_done "sanitizer tests"
 
-echo "== fuzz (five targets, ${FUZZ_SECONDS:-60} s each)"
-scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+echo "== fuzz (five targets, ${FUZZ_SECONDS:-45} s each)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
 step_done "fuzz"
 
 echo "== format"
