@@ -152,8 +152,12 @@ class Differ {
       return;
     }
     if (o_.ignore_weights) return;
-    if (ta.SerializeAsString() == tb.SerializeAsString()) return;
-    // Decoded one pair at a time: external data is mapped, raw data wrapped.
+    // Stored bytes first (raw data compared in place, never copied); decoded one pair at a time
+    // only when the stored forms differ: external data is mapped, raw data wrapped.
+    const bool external = ta.data_location() == onnx::TensorProto::EXTERNAL ||
+                          tb.data_location() == onnx::TensorProto::EXTERNAL;
+    if (!external && ta.has_raw_data() && tb.has_raw_data() && ta.raw_data() == tb.raw_data())
+      return;
     const Tensor x = a_.tensor(ta), y = b_.tensor(tb);
     const Comparison c = compare_values(Value(y), Value(x), Tolerance{0, 0});
     if (c.ok) return;
@@ -416,18 +420,25 @@ class Differ {
   // ---- values --------------------------------------------------------------------------
 
   // Initializers no node pairing reached (read by nothing, or by nodes that did not pair) match
-  // when their stored contents are the same: a rename.
+  // when their stored contents are the same: a rename. Up to 16 MiB each (their stored form is
+  // the key; larger ones left over are reported as removed and added).
   static void pair_identical_initializers(GraphPair& p) {
+    constexpr std::size_t kMaxKeyBytes = 16u << 20;
     std::multimap<std::string, std::string> unmatched_b;  // contents without the name -> name
-    auto contents = [](onnx::TensorProto t) {
+    auto contents = [](const onnx::TensorProto& stored) -> std::optional<std::string> {
+      if (stored.ByteSizeLong() > kMaxKeyBytes) return std::nullopt;
+      onnx::TensorProto t = stored;
       t.clear_name();
       return t.SerializeAsString();
     };
     for (const auto& [name, j] : p.init_b)
-      if (!p.m.taken(name)) unmatched_b.emplace(contents(p.b.initializer(j)), name);
+      if (!p.m.taken(name))
+        if (auto key = contents(p.b.initializer(j))) unmatched_b.emplace(std::move(*key), name);
     for (const auto& [name, i] : p.init_a) {
       if (p.m.of(name)) continue;
-      const auto it = unmatched_b.find(contents(p.a.initializer(i)));
+      const auto key = contents(p.a.initializer(i));
+      if (!key) continue;
+      const auto it = unmatched_b.find(*key);
       if (it == unmatched_b.end()) continue;
       p.m.add(name, it->second);
       unmatched_b.erase(it);
