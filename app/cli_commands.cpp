@@ -4,8 +4,9 @@
 namespace onnxtool::app {
 
 std::vector<CommandAdder> all_command_adders() {
-  return {&add_check,   &add_info, &add_run,     &add_test, &add_shape_infer, &add_convert,
-          &add_compare, &add_diff, &add_extract, &add_ops,  &add_completions, &add_man_pages};
+  return {&add_check,   &add_info,        &add_run,      &add_test,    &add_shape_infer,
+          &add_convert, &add_compare,     &add_diff,     &add_extract, &add_simplify,
+          &add_ops,     &add_completions, &add_man_pages};
 }
 
 }  // namespace onnxtool::app

@@ -35,4 +35,14 @@ void apply_weights_options(const WeightsOptions& opt, LoadOptions& lo) {
   if (!opt.data_dir.empty()) lo.data_dir = opt.data_dir;
 }
 
+std::vector<std::string> save_with_weights(Model& model, const std::string& path,
+                                           const WeightsOptions& opt) {
+  std::vector<std::string> written;
+  SaveOptions so;
+  so.written = &written;
+  apply_weights_options(opt, so);
+  save_model(model, path, so);
+  return written;
+}
+
 }  // namespace onnxtool::app

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -31,5 +32,9 @@ void check_weights_options(const WeightsOptions& opt);
 void apply_weights_options(const WeightsOptions& opt, SaveOptions& so);
 // The load's data directory, when --data-dir gives one.
 void apply_weights_options(const WeightsOptions& opt, LoadOptions& lo);
+// Saves the model (format by extension) with its weights placed as the options say; returns
+// the paths written, side files first.
+std::vector<std::string> save_with_weights(Model& model, const std::string& path,
+                                           const WeightsOptions& opt);
 
 }  // namespace onnxtool::app

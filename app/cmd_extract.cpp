@@ -106,11 +106,7 @@ int run_extract(const ExtractOptions& opt, const GlobalOptions& g, Io& io) {
       return 1;
     }
   }
-  std::vector<std::string> written;
-  SaveOptions so;
-  so.written = &written;
-  apply_weights_options(opt.weights, so);
-  save_model(m, opt.output, so);
+  const std::vector<std::string> written = save_with_weights(m, opt.output, opt.weights);
   report(opt, s, written, g, io);
   return 0;
 }

@@ -22,6 +22,7 @@ Command add_convert(CLI::App& app, GlobalOptions& g);
 Command add_compare(CLI::App& app, GlobalOptions& g);
 Command add_diff(CLI::App& app, GlobalOptions& g);
 Command add_extract(CLI::App& app, GlobalOptions& g);
+Command add_simplify(CLI::App& app, GlobalOptions& g);
 Command add_ops(CLI::App& app, GlobalOptions& g);
 Command add_completions(CLI::App& app, GlobalOptions& g);
 Command add_man_pages(CLI::App& app, GlobalOptions& g);  // hidden: the build writes the man pages

@@ -15,9 +15,10 @@ _onnxtool() {
     compare) local opts='--help -h --model --rtol --atol --all' ;;
     diff) local opts='--help -h --ignore-names --ignore-weights' ;;
     extract) local opts='--help -h --inputs --outputs --external-data --size-threshold --embed-external-data --data-dir --no-check' ;;
+    simplify) local opts='--help -h --max-folded-bytes --dim --input-shape --check --external-data --size-threshold --embed-external-data --data-dir' ;;
     ops) local opts='--help -h --domain --opset' ;;
     completions) local opts='--help -h' ;;
-    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert compare diff extract ops completions $global" -- "$cur")); return ;;
+    *) COMPREPLY=($(compgen -W "check info run test shape-infer convert compare diff extract simplify ops completions $global" -- "$cur")); return ;;
   esac
   case "${COMP_WORDS[COMP_CWORD-1]}" in
     --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;

@@ -616,7 +616,9 @@ void prepare_node(PlanNode& pn, const std::vector<const Value*>& constants,
 
 Value initializer_value(const Model& model, const ir::Initializer& init, const std::string& loc) {
   if (init.tensor) return *init.tensor;
-  return model.tensor(*init.proto, loc);
+  // What wraps the proto's raw data keeps that proto alive: an edited graph holds its
+  // initializers apart from the model, and may drop one while a folded view of it lives on.
+  return model.tensor(*init.proto, loc, init.proto);
 }
 
 Value sparse_initializer_value(const Model& model, const onnx::SparseTensorProto& sp,

@@ -3,6 +3,7 @@
 // it, core/exec/passes/), its subgraphs and the function bodies its nodes call into GraphPlans.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -55,6 +56,10 @@ struct PlanContext {
   // What shape inference found for the model, for the kernels' prepare steps; nullptr: nothing.
   const InferResult* inferred = nullptr;
   int threads = 1;  // the runs' worker threads, for prepare steps
+  // Folding leaves a node whose outputs would take more than this and more than its inputs
+  // (simplify's --max-folded-bytes: an Expand of a constant must not blow a model up). The
+  // executor folds whatever it can: its constants live in memory either way.
+  uint64_t max_folded_bytes = UINT64_MAX;
   // Values a pass made float32 under a new name (widen-float16), by the graph holding them:
   // the narrower value inference knew, whose dims they keep.
   std::map<std::pair<const ir::Graph*, std::string>, std::string> widened{};

@@ -109,6 +109,7 @@ struct SessionStats {
   int64_t nodes = 0;           // nodes run per call of the main graph (after folding)
   int64_t folded_nodes = 0;    // nodes computed once at load
   int64_t constant_bytes = 0;  // bytes held by folded constants
+  int64_t fold_too_large = 0;  // nodes left unfolded by PlanContext::max_folded_bytes
   int64_t function_calls = 0;  // nodes run through a function body
   double plan_ms = 0;          // planning incl. folding
 };

@@ -160,9 +160,10 @@ std::string text_sidecar_name(const std::string& path) {
   return fs::path(path).stem().string() + ".npz";
 }
 
-Tensor Model::tensor(const onnx::TensorProto& t, const std::string& location) const {
+Tensor Model::tensor(const onnx::TensorProto& t, const std::string& location,
+                     std::shared_ptr<const void> owner) const {
   TensorSource src;
-  src.owner = proto;
+  src.owner = owner ? std::move(owner) : proto;
   src.file = name;
   src.location = location;
   if (external) {

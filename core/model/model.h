@@ -58,8 +58,11 @@ struct Model {
   std::shared_ptr<ExternalData> external;
 
   // Decodes a stored tensor: raw_data is wrapped in place and external data mapped, not copied.
-  // Throws Error(invalid) naming this model and `location`.
-  Tensor tensor(const onnx::TensorProto& t, const std::string& location = "") const;
+  // The Tensor keeps `owner` alive, the object holding t (default: this model's proto; a tensor
+  // an edited graph holds apart from the model passes its own). Throws Error(invalid) naming
+  // this model and `location`.
+  Tensor tensor(const onnx::TensorProto& t, const std::string& location = "",
+                std::shared_ptr<const void> owner = nullptr) const;
 };
 
 // Reads and parses a model. Fatal problems throw Error: io for a missing/unreadable file or a

@@ -159,6 +159,12 @@ struct WorkShapes {
   }
 };
 using MacsFn = std::function<double(const WorkShapes&, const AttrView&)>;
+// Whether the node gives its first input back unchanged as its first output (Identity, Dropout
+// in inference mode, Cast to the type it already has), from its attributes, which inputs are
+// named, and the first input's element type (a TensorProto::DataType; 0 when unknown): what
+// `simplify` removes. Its other outputs must be unused for that (the caller checks).
+using PassesThroughFn =
+    std::function<bool(const AttrView&, const std::vector<bool>& input_named, int32_t input_elem)>;
 using TakesResidualFn = std::function<bool(const FusionNode&)>;
 struct Dequantization;
 struct DequantizedOperand;
@@ -277,6 +283,7 @@ struct OpVersion {
 
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
+  PassesThroughFn passes_through;
   // Rules of the node's structure that its signature cannot say, checked by plain `check`
   // without inference (control flow: how a body's inputs and outputs fit the node).
   StructureCheckFn check_structure;
@@ -358,6 +365,7 @@ class VersionRange {
   VersionRange& takes_epilogue(const TakesEpilogueFn& f);
   VersionRange& residual_add(const ResidualAddFn& f);
   VersionRange& macs(const MacsFn& f);
+  VersionRange& passes_through(const PassesThroughFn& f);
   VersionRange& check_structure(const StructureCheckFn& f);
   VersionRange& takes_residual(const TakesResidualFn& f);
   VersionRange& dequantize(const DequantizeFn& f);

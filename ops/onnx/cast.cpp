@@ -644,6 +644,11 @@ void define_Cast(OpDef& op) {
       });
   // Cast-1 names the target type ("FLOAT"); from 6 it is the DataType number. 19 adds
   // saturate, which only conversions to float8 read.
+  // A Cast to the type its input already has gives it back (saturate and round_mode only act
+  // when the type changes).
+  op.from(6).passes_through([](const AttrView& attrs, const std::vector<bool>&, int32_t elem) {
+    return elem != 0 && attrs.get_int("to", 0) == elem;
+  });
   op.at(6).upgrade(cast_to_number).downgrade(cast_to_name);
   op.at(19).downgrade(drop_saturate);
 }

@@ -211,6 +211,16 @@ void define_Dropout(OpDef& op) {
   // clang-format on
   // Draws differ from run to run (a fresh mask in training mode): never folded at load.
   op.all().infer(infer_dropout).kernel(dropout_kernel).trait(Trait::nondeterministic);
+  // Inference mode gives the data back: before 7 when is_test says so, 7 to 11 always, from 12
+  // when no training_mode input is given.
+  op.from(1, 6).passes_through([](const AttrView& attrs, const std::vector<bool>&, int32_t) {
+    return attrs.get_int("is_test", 0) != 0;
+  });
+  op.from(7, 11).passes_through(
+      [](const AttrView&, const std::vector<bool>&, int32_t) { return true; });
+  op.from(12).passes_through([](const AttrView&, const std::vector<bool>& named, int32_t) {
+    return named.size() < 3 || !named[2];
+  });
   convert::bridge_dropped_attribute(op, "consumed_inputs");
   op.at(7).upgrade(dropout_drop_is_test).downgrade(convert::set_attribute_if_absent("is_test", 1));
   op.at(12)

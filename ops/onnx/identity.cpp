@@ -231,6 +231,7 @@ void define_Identity(OpDef& op) {
   // clang-format on
   op.all().trait(Trait::float_generic);
   op.all().infer(infer_identity).kernel(identity_kernel);
+  op.all().passes_through([](const AttrView&, const std::vector<bool>&, int32_t) { return true; });
 }
 
 }  // namespace onnxtool::ops

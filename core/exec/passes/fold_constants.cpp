@@ -27,6 +27,7 @@ class Folder {
   void fold_graph(ir::Graph& g, const std::string& prefix);
   int64_t folded() const { return folded_; }
   int64_t bytes() const { return bytes_; }
+  int64_t too_large() const { return too_large_; }
 
  private:
   bool can_define(const ir::Graph& g, const ir::Node& n) const;
@@ -35,7 +36,7 @@ class Folder {
   PlanContext& ctx_;
   OpsetMap opsets_;
   ConstantValues constants_;
-  int64_t folded_ = 0, bytes_ = 0;
+  int64_t folded_ = 0, bytes_ = 0, too_large_ = 0;
 };
 
 // Whether each output of n can become an initializer of g (a malformed graph may define the
@@ -88,8 +89,18 @@ bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& prefix, int 
   }
   const std::vector<std::string> names = n.outputs();
   outs.resize(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (!names[i].empty() && (!outs[i].is_tensor() || !outs[i].tensor().defined())) return false;
+  uint64_t out_bytes = 0, in_bytes = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) continue;
+    if (!outs[i].is_tensor() || !outs[i].tensor().defined()) return false;
+    out_bytes += outs[i].tensor().nbytes();
+  }
+  for (const Value* v : inputs)
+    if (v && v->is_tensor()) in_bytes += v->tensor().nbytes();
+  if (out_bytes > ctx_.max_folded_bytes && out_bytes > in_bytes) {
+    ++too_large_;
+    return false;
+  }
 
   (void)g.remove_node(n, ir::Graph::Removal::force);
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -128,6 +139,7 @@ PassReport FoldConstants::run(ir::ModelGraph& model, const PassContext&) {
   folder.fold_graph(*model.graph(), kMainGraphPrefix);
   ctx_.stats.folded_nodes += folder.folded();
   ctx_.stats.constant_bytes += folder.bytes();
+  ctx_.stats.fold_too_large += folder.too_large();
   PassReport report;
   report.changes = folder.folded();
   report.summary = plural(static_cast<uint64_t>(folder.folded()), "node") +
