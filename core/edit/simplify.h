@@ -4,7 +4,9 @@
 //   1. values shape inference knows exactly (Shape of a bound input, what data propagation
 //      computes from it: Gather, Concat, arithmetic on shapes) become initializers;
 //   2. nodes that read only constants are computed with the executor's kernels and become
-//      initializers (subgraphs too), unless their outputs would outgrow max_folded_bytes;
+//      initializers (subgraphs too), unless their outputs would outgrow max_folded_bytes, or
+//      they are dequantizations (a QDQ model keeps its quantized weights and their
+//      DequantizeLinear: int8 runtimes read that form);
 //   3. nodes that give their input back (Identity, Dropout in inference mode, Cast to the type
 //      it has: OpVersion::passes_through) are bypassed;
 //   4. nodes nothing reads are removed, and so are initializers nothing reads;

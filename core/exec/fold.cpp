@@ -28,6 +28,7 @@ FoldReport fold_constants(const Model& model, ir::ModelGraph& graph, const FoldO
   ctx.inferred = options.inferred;
   ctx.functions = LocalFunctions(*model.proto);
   ctx.max_folded_bytes = options.max_folded_bytes;
+  ctx.keep_dequantizations = options.keep_dequantizations;
   if (graph.graph()) exec_detail::order_by_data(ctx, *graph.graph());
   if (!ctx.problems.empty()) return {};  // a cycle: nothing has an order to fold in
   exec_detail::FoldConstants(ctx).run(graph, PassContext{&registry, options.inferred});

@@ -25,6 +25,8 @@ struct FoldOptions {
   // Main-graph inputs with an initializer count as constants (before IR 4 every initializer
   // had to be listed as an input: such a model's weights are inputs).
   bool defaults_as_constants = false;
+  // Dequantizations stay nodes (PlanContext::keep_dequantizations).
+  bool keep_dequantizations = true;
 };
 
 struct FoldReport {

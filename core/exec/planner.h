@@ -60,6 +60,9 @@ struct PlanContext {
   // (simplify's --max-folded-bytes: an Expand of a constant must not blow a model up). The
   // executor folds whatever it can: its constants live in memory either way.
   uint64_t max_folded_bytes = UINT64_MAX;
+  // Folding leaves dequantizations (OpVersion::dequantize) as they are: a model written back
+  // keeps its QDQ form, which int8 runtimes read (a float weight is a different model to them).
+  bool keep_dequantizations = false;
   // Values a pass made float32 under a new name (widen-float16), by the graph holding them:
   // the narrower value inference knew, whose dims they keep.
   std::map<std::pair<const ir::Graph*, std::string>, std::string> widened{};

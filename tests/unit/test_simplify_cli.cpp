@@ -98,20 +98,24 @@ g (float[N,3,4] x) => (float[N,12] y)
 
 TEST_CASE("simplify: what it must leave alone") {
   // An Identity that gives a graph output its name; Dropout in training mode; a Cast that
-  // changes the type; a constant that would grow past --max-folded-bytes.
+  // changes the type; a constant that would grow past --max-folded-bytes; the dequantization
+  // of a quantized weight (the QDQ form int8 runtimes read).
   const auto s = simplify(R"(
 <ir_version: 8, opset_import: ["" : 17]>
-g (float[4] x, bool train) => (float[4] y, float[4] z, int32[4] w, float[256,256] big)
-<float ratio = {0.5}, int64[2] dims = {256, 256}>
+g (float[4] x, bool train) => (float[4] y, float[4] z, int32[4] w, float[256,256] big,
+                               float[2] dq)
+<float ratio = {0.5}, int64[2] dims = {256, 256}, int8[2] q = {1, 2}, float scale = {0.5}>
 {
   y = Identity (x)
   z = Dropout (x, ratio, train)
   w = Cast <to = 6> (x)
   big = ConstantOfShape <value = float[1] {1}> (dims)
+  dq = DequantizeLinear (q, scale)
 }
 )",
                           {"--max-folded-bytes", "1000"});
-  CHECK(ops(s.model) == std::vector<std::string>{"Identity", "Dropout", "Cast", "ConstantOfShape"});
+  CHECK(ops(s.model) == std::vector<std::string>{"Identity", "Dropout", "Cast", "ConstantOfShape",
+                                                 "DequantizeLinear"});
   CHECK(s.report["too_large_to_fold"] == 1);
 }
 

@@ -61,6 +61,7 @@ bool Folder::try_fold(ir::Graph& g, ir::Node& n, const std::string& prefix, int 
   }
   const OpResolution r = resolve_operator(ctx_.registry, opsets_, &ctx_.functions, *proto);
   if (!runs_kernel(ctx_, r) || r.schema->has(Trait::nondeterministic)) return false;
+  if (ctx_.keep_dequantizations && r.schema->dequantize) return false;
 
   PlanNode pn;
   std::vector<const Value*> inputs;
