@@ -69,10 +69,17 @@ struct Initializers {
   std::unordered_set<std::string> counted;
 };
 
-// The node's arithmetic, as its operator declares it for these shapes.
-double declared_macs(const onnx::NodeProto& n, const OpVersion* schema, const InferResult& types,
-                     bool& unknown) {
-  if (!schema || !schema->macs) return 0;
+// The node's arithmetic, as its operator declares it for these shapes: MACs (products), or
+// FLOPs of another kind (pools, reductions, normalisations); {0, nullopt} when it declares none.
+struct DeclaredWork {
+  double macs = 0;
+  std::optional<double> flops;
+};
+
+DeclaredWork declared_work(const onnx::NodeProto& n, const OpVersion* schema,
+                           const InferResult& types, bool& unknown) {
+  DeclaredWork w;
+  if (!schema || (!schema->macs && !schema->flops)) return w;
   std::vector<std::optional<Dims64>> in, out;
   WorkShapes shapes;
   for (const auto& name : n.input())
@@ -83,9 +90,11 @@ double declared_macs(const onnx::NodeProto& n, const OpVersion* schema, const In
   }
   for (const auto& s : in) shapes.inputs.push_back(s ? &*s : nullptr);
   for (const auto& s : out) shapes.outputs.push_back(s ? &*s : nullptr);
-  if (unknown) return 0;
+  if (unknown) return w;
   const AttrView attrs(n, schema);
-  return schema->macs(shapes, attrs);
+  if (schema->macs) w.macs = schema->macs(shapes, attrs);
+  if (w.macs <= 0 && schema->flops) w.flops = schema->flops(shapes, attrs);
+  return w;
 }
 
 NodeCost node_cost(const onnx::NodeProto& n, int index, const OpVersion* schema,
@@ -119,8 +128,9 @@ NodeCost node_cost(const onnx::NodeProto& n, int index, const OpVersion* schema,
     c.bytes_written += *b;
     output_elements += static_cast<double>(element_count(*shape).value_or(0));
   }
-  c.macs = declared_macs(n, schema, types, c.unknown);
-  c.flops = c.macs > 0 ? 2 * c.macs : output_elements;
+  const DeclaredWork work = declared_work(n, schema, types, c.unknown);
+  c.macs = work.macs;
+  c.flops = c.macs > 0 ? 2 * c.macs : work.flops.value_or(output_elements);
   return c;
 }
 

@@ -9,6 +9,9 @@
 //   - an operator that declares its arithmetic (OpVersion::macs: Conv, ConvTranspose, Gemm,
 //     MatMul, their integer and quantized forms, the recurrent networks, Attention) gives MACs,
 //     and FLOPs are twice that;
+//   - an operator that declares other floating-point work (OpVersion::flops) gives that:
+//     pooling (every output element reads its window), reductions and global pools (one per
+//     input element), normalisations and softmax (a few per input element; nn_common.h);
 //   - any other operator counts one operation per output element (element-wise), the
 //     convention of the tools that count FLOPs;
 //   - parameters are the elements of the initializers a node reads (each initializer counted

@@ -405,6 +405,11 @@ VersionRange& VersionRange::macs(const MacsFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::flops(const FlopsFn& f) {
+  for (auto* v : versions_) v->flops = f;
+  return *this;
+}
+
 VersionRange& VersionRange::passes_through(const PassesThroughFn& f) {
   for (auto* v : versions_) v->passes_through = f;
   return *this;

@@ -159,6 +159,9 @@ struct WorkShapes {
   }
 };
 using MacsFn = std::function<double(const WorkShapes&, const AttrView&)>;
+// The floating-point operations of one run, for an operator whose work is neither products
+// (MacsFn) nor one operation per output element: pooling windows, reductions, normalisations.
+using FlopsFn = std::function<double(const WorkShapes&, const AttrView&)>;
 // Whether the node gives its first input back unchanged as its first output (Identity, Dropout
 // in inference mode, Cast to the type it already has), from its attributes, which inputs are
 // named, and the first input's element type (a TensorProto::DataType; 0 when unknown): what
@@ -283,6 +286,7 @@ struct OpVersion {
 
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
+  FlopsFn flops;  // info --cost, where macs is not given (default: one per output element)
   PassesThroughFn passes_through;
   // Rules of the node's structure that its signature cannot say, checked by plain `check`
   // without inference (control flow: how a body's inputs and outputs fit the node).
@@ -365,6 +369,7 @@ class VersionRange {
   VersionRange& takes_epilogue(const TakesEpilogueFn& f);
   VersionRange& residual_add(const ResidualAddFn& f);
   VersionRange& macs(const MacsFn& f);
+  VersionRange& flops(const FlopsFn& f);
   VersionRange& passes_through(const PassesThroughFn& f);
   VersionRange& check_structure(const StructureCheckFn& f);
   VersionRange& takes_residual(const TakesResidualFn& f);

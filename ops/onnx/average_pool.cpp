@@ -81,6 +81,7 @@ void define_AveragePool(OpDef& op) {
   // clang-format on
   op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, average_pool_kernel));
+  op.all().flops(nn::window_flops());
 }
 
 }  // namespace onnxtool::ops

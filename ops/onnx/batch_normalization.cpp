@@ -436,6 +436,7 @@ void define_BatchNormalization(OpDef& op) {
       .upgrade(convert::drop_attribute_if("spatial", 1, "per-activation statistics"))
       .downgrade(convert::unchanged(""));
   op.at(14).upgrade(bn_training_mode_from_outputs).downgrade(bn_outputs_from_training_mode);
+  op.all().flops(nn::input_flops(2));
 }
 
 }  // namespace onnxtool::ops

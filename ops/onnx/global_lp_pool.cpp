@@ -59,6 +59,7 @@ void define_GlobalLpPool(OpDef& op) {
       .infer(nn::infer_global_pool)
       .kernel(prepared_kernel(nn::prepare_global_pool, global_lp_pool_kernel));
   op.at(2).upgrade(p_float_to_int).downgrade(p_int_to_float);
+  op.all().flops(nn::input_flops(1));
 }
 
 }  // namespace onnxtool::ops

@@ -31,6 +31,7 @@ void define_GlobalMaxPool(OpDef& op) {
   op.all()
       .infer(nn::infer_global_pool)
       .kernel(prepared_kernel(nn::prepare_global_pool, global_max_pool_kernel));
+  op.all().flops(nn::input_flops(1));
 }
 
 }  // namespace onnxtool::ops

@@ -126,6 +126,7 @@ void define_GroupNormalization(OpDef& op) {
   op.at(21).function(kGroupNormalizationBody, 21);
   op.all().trait(Trait::float_generic);
   op.all().infer(infer_group_norm).kernel(prepared_kernel(prepare_group_norm, group_norm_kernel));
+  op.all().flops(nn::input_flops(5));
 }
 
 }  // namespace onnxtool::ops

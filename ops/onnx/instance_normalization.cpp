@@ -92,6 +92,7 @@ void define_InstanceNormalization(OpDef& op) {
       .infer(infer_instance_norm)
       .kernel(prepared_kernel(prepare_instance_norm, instance_norm_kernel));
   convert::bridge_dropped_attribute(op, "consumed_inputs");
+  op.all().flops(nn::input_flops(5));
 }
 
 }  // namespace onnxtool::ops

@@ -144,6 +144,7 @@ void define_LayerNormalization(OpDef& op) {
   op.all()
       .infer(infer_layer_norm)
       .kernel(prepared_kernel(nn::prepare_axis_epsilon, layer_norm_kernel));
+  op.all().flops(nn::input_flops(5));
 }
 
 }  // namespace onnxtool::ops

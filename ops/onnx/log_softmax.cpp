@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // LogSoftmax: the ai.onnx operator (see softmax_common.h for the axis rule of each version).
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/softmax_common.h"
 #include "ops/op.h"
 
@@ -57,6 +58,7 @@ void define_LogSoftmax(OpDef& op) {
   op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_softmax).kernel(log_softmax_kernel);
   nn::add_softmax_adapters(op);
+  op.all().flops(nn::input_flops(3));
 }
 
 }  // namespace onnxtool::ops

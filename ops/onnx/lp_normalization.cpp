@@ -86,6 +86,7 @@ void define_LpNormalization(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().infer(infer_lp_norm).kernel(prepared_kernel(prepare_lp_norm, lp_norm_kernel));
+  op.all().flops(nn::input_flops(3));
 }
 
 }  // namespace onnxtool::ops

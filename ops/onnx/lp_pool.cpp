@@ -98,6 +98,7 @@ void define_LpPool(OpDef& op) {
   op.at(2)
       .upgrade(convert::all_of({lp_pool_kernel_shape_given, p_float_to_int}))
       .downgrade(p_int_to_float);
+  op.all().flops(nn::window_flops());
 }
 
 }  // namespace onnxtool::ops

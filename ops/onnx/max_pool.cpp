@@ -95,6 +95,7 @@ void define_MaxPool(OpDef& op) {
   // clang-format on
   op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_pool).kernel(prepared_kernel(nn::prepare_pool, max_pool_kernel));
+  op.all().flops(nn::window_flops());
 }
 
 }  // namespace onnxtool::ops

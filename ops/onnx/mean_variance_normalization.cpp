@@ -134,6 +134,7 @@ void define_MeanVarianceNormalization(OpDef& op) {
   // clang-format on
   op.at(13).function(kMeanVarianceNormalizationBody, 18);
   op.all().infer(infer_mvn).kernel(prepared_kernel(prepare_mvn, mvn_kernel));
+  op.all().flops(nn::input_flops(5));
 }
 
 }  // namespace onnxtool::ops

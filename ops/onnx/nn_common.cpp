@@ -187,6 +187,23 @@ double filter_macs(const WorkShapes& s, std::size_t each, std::size_t w_input, b
   return numel_of(*e) * numel_of(*w) / static_cast<double>((*w)[0]);
 }
 
+FlopsFn window_flops() {
+  return [](const WorkShapes& s, const AttrView& attrs) {
+    const Shape* y = s.output(0);
+    if (!y) return 0.0;
+    double window = 1;
+    for (int64_t k : attrs.get_ints("kernel_shape", {})) window *= static_cast<double>(k);
+    return numel_of(*y) * window;
+  };
+}
+
+FlopsFn input_flops(double per_element) {
+  return [per_element](const WorkShapes& s, const AttrView&) {
+    const Shape* x = s.input(0);
+    return x ? numel_of(*x) * per_element : 0.0;
+  };
+}
+
 double product_macs(const WorkShapes& s, std::size_t a_input, bool k_first) {
   const Shape* a = s.input(a_input);
   const Shape* y = s.output(0);

@@ -203,6 +203,15 @@ double filter_macs(const WorkShapes& s, std::size_t each_output, std::size_t w_i
 // (its first when `k_first`, Gemm's transA).
 double product_macs(const WorkShapes& s, std::size_t a_input, bool k_first = false);
 
+// Floating-point operations (OpVersion::flops, for info --cost) by convention:
+//   a pooling window: every element of Y reads its window (kernel_shape) once;
+FlopsFn window_flops();
+//   `per_element` operations on every element of input 0: reductions and global pools 1,
+//   softmax 3 (exponential, sum, division), batch normalisation 2 (scale and shift, its
+//   statistics fixed), RMS 4, the other normalisations 5 (mean, variance, normalise, scale,
+//   shift), Lp normalisation 3.
+FlopsFn input_flops(double per_element);
+
 // ---- shapes ----------------------------------------------------------------------------------
 
 // Product of dims [begin, end).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReduceL2: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
@@ -66,6 +67,7 @@ void define_ReduceL2(OpDef& op) {
   op.at(18).function(kReduceL2Body, 18);
   op.all().infer(nn::infer_reduce).kernel(reduce_l2_kernel);
   nn::add_reduce_adapters(op, 18);
+  op.all().flops(nn::input_flops(1));
 }
 
 }  // namespace onnxtool::ops

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReduceMax: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
@@ -69,6 +70,7 @@ void define_ReduceMax(OpDef& op) {
   op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_reduce).kernel(reduce_max_kernel);
   nn::add_reduce_adapters(op, 18);
+  op.all().flops(nn::input_flops(1));
 }
 
 }  // namespace onnxtool::ops

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReduceMean: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
@@ -50,6 +51,7 @@ void define_ReduceMean(OpDef& op) {
   op.all().trait(Trait::float_generic);
   op.all().infer(nn::infer_reduce).kernel(reduce_mean_kernel);
   nn::add_reduce_adapters(op, 18);
+  op.all().flops(nn::input_flops(1));
 }
 
 }  // namespace onnxtool::ops

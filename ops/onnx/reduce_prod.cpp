@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ReduceProd: the ai.onnx operator (axes, keepdims and empty sets: see reduce_common.h).
+#include "ops/onnx/nn_common.h"
 #include "ops/onnx/reduce_common.h"
 #include "ops/op.h"
 
@@ -49,6 +50,7 @@ void define_ReduceProd(OpDef& op) {
   // clang-format on
   op.all().infer(nn::infer_reduce).kernel(reduce_prod_kernel);
   nn::add_reduce_adapters(op, 18);
+  op.all().flops(nn::input_flops(1));
 }
 
 }  // namespace onnxtool::ops

@@ -79,6 +79,7 @@ void define_RMSNormalization(OpDef& op) {
   // clang-format on
   op.at(23).function(kRMSNormalizationBody, 23);
   op.all().infer(infer_rms_norm).kernel(prepared_kernel(nn::prepare_axis_epsilon, rms_norm_kernel));
+  op.all().flops(nn::input_flops(4));
 }
 
 }  // namespace onnxtool::ops

@@ -74,3 +74,30 @@ g (float[2,1,3] x, float[1,8,3] w, float[1,8,2] r, float[2,3,4,8] q, float[2,3,6
   CHECK(c["by_op"]["LSTM"]["macs"] == 80.0);
   CHECK(c["by_op"]["Attention"]["macs"] == 2304.0);
 }
+
+TEST_CASE("info --cost: pools, reductions, normalisations and softmax count their FLOPs") {
+  TempDir dir;
+  const std::string model = (dir / "m.onnxtxt").string();
+  // x: 1x2x4x4 = 32 elements. MaxPool 2x2 stride 2: 8 outputs x 4; ReduceSum: 32; Softmax:
+  // 3 x 32; BatchNormalization: 2 x 32; Relu: one per output, 32.
+  write_file(model, R"(
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[1,2,4,4] x, float[2] s, float[2] b, float[2] m, float[2] v)
+  => (float[1,2,2,2] p, float[1,1,1,1] r, float[1,2,4,4] sm, float[1,2,4,4] bn, float[1,2,4,4] re) {
+  p = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (x)
+  r = ReduceSum <keepdims = 1> (x)
+  sm = Softmax (x)
+  bn = BatchNormalization (x, s, b, m, v)
+  re = Relu (x)
+}
+)");
+  const auto r = run_cli({"--json", "info", "--cost", model});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const auto by = nlohmann::json::parse(r.out)["cost"]["by_op"];
+  CHECK(by["MaxPool"]["flops"] == 32.0);
+  CHECK(by["ReduceSum"]["flops"] == 32.0);
+  CHECK(by["Softmax"]["flops"] == 96.0);
+  CHECK(by["BatchNormalization"]["flops"] == 64.0);
+  CHECK(by["Relu"]["flops"] == 32.0);
+  CHECK(by["MaxPool"]["macs"] == 0.0);
+}
