@@ -2,6 +2,7 @@
 // onnxtool simplify: a smaller, cleaner model that computes the same (core/edit/simplify.h),
 // checked, and with --check N run beside the original on N random inputs.
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <random>
 
@@ -127,9 +128,12 @@ int run_simplify(const SimplifyCliOptions& opt, const GlobalOptions& g, Io& io) 
   print_diagnostics(sink.diagnostics(), g, io);
   if (!sink.ok()) return sink.exit_code();
   const bool was_valid = convert::check_errors(*m.proto, opt.input).empty();
-  // The original, kept for --check (its weights are shared, not copied, where they are views).
-  Model original = m;
-  original.proto = std::make_shared<onnx::ModelProto>(*m.proto);
+  // The original, kept only for --check: a copy of the proto, weights included.
+  std::optional<Model> original;
+  if (opt.check_runs > 0) {
+    original = m;
+    original->proto = std::make_shared<onnx::ModelProto>(*m.proto);
+  }
   SimplifyOptions so;
   so.max_folded_bytes = opt.max_folded_bytes;
   apply_shape_bindings(opt.bindings, so.bindings);
@@ -145,7 +149,7 @@ int run_simplify(const SimplifyCliOptions& opt, const GlobalOptions& g, Io& io) 
   }
   std::optional<CheckOutcome> check;
   if (opt.check_runs > 0) {
-    check = check_same_outputs(original, m, opt.check_runs, so.bindings, g.threads);
+    check = check_same_outputs(*original, m, opt.check_runs, so.bindings, g.threads);
     if (!check->ok) {
       io.err << "onnxtool: error: " << opt.input << ": the simplified model computes something "
              << "else: " << check->first_problem << "; nothing written\n";

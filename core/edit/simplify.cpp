@@ -89,10 +89,10 @@ struct Operators {
   OpsetMap opsets;
   LocalFunctions functions;
 
+  // Binding reads the node's domain, op_type and overload only: its stored proto serves, without
+  // a copy (which would copy Constant tensors too).
   const OpVersion* schema(const ir::Node& n) const {
-    onnx::NodeProto proto;
-    n.to_proto(proto);
-    const OpResolution r = resolve_operator(registry, opsets, &functions, proto);
+    const OpResolution r = resolve_operator(registry, opsets, &functions, n.proto());
     return r.function ? nullptr : r.schema;  // a model-local function of that name wins
   }
 };

@@ -655,11 +655,7 @@ double attention_macs(const WorkShapes& s, const AttrView&) {
   const int64_t keys = present && present->size() == 4 ? (*present)[2]
                        : k->size() == 4                ? (*k)[2]
                                                        : (*k)[1];
-  auto numel = [](const std::vector<int64_t>& d) {
-    double n = 1;
-    for (int64_t v : d) n *= static_cast<double>(v);
-    return n;
-  };
+  auto numel = [](const Shape& dims) { return static_cast<double>(misc::shape_size(dims)); };
   return (numel(*q) + numel(*y)) * static_cast<double>(keys);
 }
 

@@ -453,11 +453,7 @@ double macs(const WorkShapes& s, const AttrView&) {
   const auto* w = s.input(1);
   const auto* r = s.input(2);
   if (!x || !w || !r || x->size() != 3 || (*x)[2] <= 0) return 0;
-  auto numel = [](const std::vector<int64_t>& d) {
-    double n = 1;
-    for (int64_t v : d) n *= static_cast<double>(v);
-    return n;
-  };
+  auto numel = [](const Shape& dims) { return static_cast<double>(misc::shape_size(dims)); };
   return numel(*x) / static_cast<double>((*x)[2]) * (numel(*w) + numel(*r));
 }
 
