@@ -9,7 +9,9 @@ namespace onnxtool::kernels {
 void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, const RowWindow& w) {
   int64_t o = 0;
 #if defined(ONNXTOOL_X86_KERNELS)
-  if (avx2_element_kernels())
+  if (simd_level() == SimdLevel::avx512)
+    o = detail::max_rows_avx512(out, src, row_step, rows, w.n, w.stride, w.kernel, w.dilation);
+  else if (avx2_element_kernels())
     o = detail::max_rows_avx2(out, src, row_step, rows, w.n, w.stride, w.kernel, w.dilation);
 #endif
   for (; o < w.n; ++o) {
@@ -27,7 +29,9 @@ void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, cons
 void fold_sum(float* acc, const float* src, const RowWindow& w) {
   int64_t o = 0;
 #if defined(ONNXTOOL_X86_KERNELS)
-  if (avx2_element_kernels())
+  if (simd_level() == SimdLevel::avx512)
+    o = detail::fold_sum_avx512(acc, src, w.n, w.stride, w.kernel, w.dilation);
+  else if (avx2_element_kernels())
     o = detail::fold_sum_avx2(acc, src, w.n, w.stride, w.kernel, w.dilation);
 #endif
   for (; o < w.n; ++o) {
@@ -40,6 +44,10 @@ void fold_sum(float* acc, const float* src, const RowWindow& w) {
 
 void average_padded_plane(float* out, const PaddedAverage& a) {
 #if defined(ONNXTOOL_X86_KERNELS)
+  if (simd_level() == SimdLevel::avx512 && (a.stride_w == 1 || a.stride_w == 2))
+    return detail::average_padded_plane_avx512(out, a.padded, a.padded_w, a.out_h, a.out_w,
+                                               a.stride_h, a.stride_w, a.kernel_h, a.kernel_w,
+                                               a.dilation_h, a.dilation_w, a.divisors);
   if (avx2_element_kernels() && (a.stride_w == 1 || a.stride_w == 2))
     return detail::average_padded_plane_avx2(out, a.padded, a.padded_w, a.out_h, a.out_w,
                                              a.stride_h, a.stride_w, a.kernel_h, a.kernel_w,

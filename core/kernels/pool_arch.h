@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// What pool.cpp hands to pool_avx2.cpp (compiled with -mavx2; includes only this plain header
-// and the intrinsics, as gemm_arch.h explains). The vector code covers a prefix of the row (the
-// maximum, which may fold a value twice, all of it when n >= 8) and returns how many positions
-// it did; pool.cpp finishes the rest with the scalar definitions.
+// What pool.cpp hands to pool_avx2.cpp and pool_avx512.cpp (compiled with their ISA's flags;
+// they include only this plain header and the intrinsics, as gemm_arch.h explains). The vector
+// code covers a prefix of the row (AVX2: the maximum, which may fold a value twice, all of it
+// when n >= 8; AVX-512: all of it, the end through masks, for strides 1 and 2) and returns how
+// many positions it did; pool.cpp finishes the rest with the scalar definitions.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +20,14 @@ void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w
                                int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
                                int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
                                const float* divisors);
+
+int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
+                        int64_t stride, int64_t kernel, int64_t dilation);
+int64_t fold_sum_avx512(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
+                        int64_t dilation);
+void average_padded_plane_avx512(float* out, const float* padded, int64_t padded_w, int64_t out_h,
+                                 int64_t out_w, int64_t stride_h, int64_t stride_w,
+                                 int64_t kernel_h, int64_t kernel_w, int64_t dilation_h,
+                                 int64_t dilation_w, const float* divisors);
 
 }  // namespace onnxtool::kernels::detail

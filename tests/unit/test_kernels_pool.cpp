@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The pooling rows (core/kernels/pool.h): the AVX2 code, with the scalar finish pool.cpp adds,
-// gives the definition's bits on every stride, window and row length, NaNs included.
+// The pooling rows (core/kernels/pool.h): the AVX2 and AVX-512 code, with the scalar finish
+// pool.cpp adds, gives the definition's bits on every stride, window and row length, NaNs included.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -200,5 +200,92 @@ TEST_CASE("average_padded_plane: the definition's bits, vector code or not") {
               vec.data(), a.padded, a.padded_w, a.out_h, a.out_w, a.stride_h, a.stride_w,
               a.kernel_h, a.kernel_w, a.dilation_h, a.dilation_w, a.divisors);
           CHECK(same_bits(vec, want));
+        }
+}
+
+// The AVX-512 code alone, where the CPU has it: every row length (the ends through masks),
+// strides 1 and 2, the definitions' bits, NaNs included, and no read past the last window: the
+// rows end where an unreadable page begins.
+TEST_CASE("the AVX-512 pooling rows: the definition's bits, masked ends, nothing read past") {
+  if (kernels::cpu_simd_level() != kernels::SimdLevel::avx512) {
+    MESSAGE("skipped: this CPU has no AVX-512");
+    return;
+  }
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> u(-2, 2);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t n : {1, 5, 15, 16, 17, 31, 33, 56})
+    for (int64_t stride : {1, 2, 3})
+      for (int64_t kernel : {1, 2, 3})
+        for (int64_t dilation : {1, 2})
+          for (int64_t rows : {1, 3}) {
+            const kernels::RowWindow w{n, stride, kernel, dilation};
+            const int64_t len = (n - 1) * stride + (kernel - 1) * dilation + 1;
+            const int64_t step = len + 3;
+            const int64_t total = (rows - 1) * step + len;  // the last row ends the buffer
+            GuardedFloats guarded(total);
+            float* src = guarded.data();
+            for (int64_t i = 0; i < total; ++i) src[i] = u(rng);
+            src[len / 2] = nan;
+            src[total - 1 - len / 3] = nan;
+            INFO("n=", n, " stride=", stride, " kernel=", kernel, " dilation=", dilation,
+                 " rows=", rows);
+            const bool covered = stride <= 2;
+            std::vector<float> want(static_cast<std::size_t>(n), 0.0f), got = want;
+            for (int64_t r = 0; r < rows; ++r)
+              max_definition(want.data(), src + r * step, w, r == 0);
+            const int64_t done = kernels::detail::max_rows_avx512(got.data(), src, step, rows, n,
+                                                                  stride, kernel, dilation);
+            CHECK(done == (covered ? n : 0));
+            if (covered) CHECK(same_bits(got, want));
+            std::vector<float> acc(static_cast<std::size_t>(n));
+            for (auto& v : acc) v = u(rng);
+            want = acc, got = acc;
+            sum_definition(want.data(), src, w);
+            CHECK(kernels::detail::fold_sum_avx512(got.data(), src, n, stride, kernel, dilation) ==
+                  (covered ? n : 0));
+            if (covered) CHECK(same_bits(got, want));
+          }
+}
+
+TEST_CASE("the AVX-512 average_padded_plane: the definition's bits, nothing read past") {
+  if (kernels::cpu_simd_level() != kernels::SimdLevel::avx512) {
+    MESSAGE("skipped: this CPU has no AVX-512");
+    return;
+  }
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-2, 2);
+  for (int64_t out_w : {1, 7, 15, 16, 17, 28, 33})
+    for (int64_t kernel : {1, 2, 3})
+      for (int64_t dilation : {1, 2})
+        for (int64_t stride : {1, 2}) {
+          const int64_t out_h = 4, reach = (kernel - 1) * dilation;
+          const int64_t padded_w = (out_w - 1) * stride + reach + 1;
+          const int64_t padded_h = (out_h - 1) * stride + reach + 1;
+          GuardedFloats guarded(padded_h * padded_w);
+          float* padded = guarded.data();
+          for (int64_t i = 0; i < padded_h * padded_w; ++i) padded[i] = u(rng);
+          padded[(padded_h * padded_w) / 2] = std::numeric_limits<float>::quiet_NaN();
+          GuardedFloats divisors(out_h * out_w);  // read past its end: a fault
+          for (int64_t i = 0; i < out_h * out_w; ++i)
+            divisors.data()[i] = static_cast<float>(1 + rng() % 9);
+          INFO("out_w=", out_w, " kernel=", kernel, " dilation=", dilation, " stride=", stride);
+          std::vector<float> want(static_cast<std::size_t>(out_h * out_w + 17), -5.0f);
+          for (int64_t oh = 0; oh < out_h; ++oh)
+            for (int64_t o = 0; o < out_w; ++o) {
+              float sum = 0.0f;
+              for (int64_t kh = 0; kh < kernel; ++kh)
+                for (int64_t kw = 0; kw < kernel; ++kw)
+                  sum =
+                      sum +
+                      padded[(oh * stride + kh * dilation) * padded_w + o * stride + kw * dilation];
+              want[static_cast<std::size_t>(oh * out_w + o)] =
+                  sum / divisors.data()[oh * out_w + o];
+            }
+          std::vector<float> got(want.size(), -5.0f);  // nothing written past the outputs
+          kernels::detail::average_padded_plane_avx512(got.data(), padded, padded_w, out_h, out_w,
+                                                       stride, stride, kernel, kernel, dilation,
+                                                       dilation, divisors.data());
+          CHECK(same_bits(got, want));
         }
 }

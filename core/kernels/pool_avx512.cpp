@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+// The pooling folds for AVX-512 (see pool_arch.h for what may be included): 16 outputs a
+// vector, the row ends through mask registers (masked-off lanes are neither read nor written,
+// so nothing past a window is touched), strided windows through one two-source permutation.
+#include <immintrin.h>
+
+#include "core/kernels/pool_arch.h"
+
+namespace onnxtool::kernels::detail {
+
+namespace {
+
+constexpr int64_t kLanes = 16;
+
+// The first `count` lanes (none for count <= 0).
+__mmask16 first_lanes(int64_t count) {
+  if (count <= 0) return 0;
+  return count >= kLanes ? static_cast<__mmask16>(0xffff)
+                         : static_cast<__mmask16>((1u << static_cast<unsigned>(count)) - 1u);
+}
+
+// src[o * stride] for the lanes o < count (others zero, nothing read for them): stride 1 or 2.
+// With stride 2 the two halves of src[0 .. 2 * count - 1) are read and their even elements
+// gathered by one permutation.
+__m512 load_strided(const float* src, int64_t stride, int64_t count) {
+  if (stride == 1) return _mm512_maskz_loadu_ps(first_lanes(count), src);
+  const int64_t span = 2 * count - 1;  // elements through the last lane's
+  const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(span), src);
+  const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(span - kLanes), src + kLanes);
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  return _mm512_permutex2var_ps(lo, even, hi);
+}
+
+// vmaxps: its second operand when the first is not greater (NaNs included), so `v > best ? v :
+// best` for max_of(v, best). Through the masked form: GCC 12's plain _mm512_max_ps passes an
+// undefined vector that -Wmaybe-uninitialized reports.
+__m512 max_of(__m512 v, __m512 best) {
+  return _mm512_mask_max_ps(best, static_cast<__mmask16>(0xffff), v, best);
+}
+
+__m512 window_max(const float* src, int64_t stride, int64_t kernel, int64_t dilation, int64_t count,
+                  __m512 best, bool seed) {
+  int64_t kw = 0;
+  if (seed) best = load_strided(src, stride, count), kw = 1;
+  for (; kw < kernel; ++kw) best = max_of(load_strided(src + kw * dilation, stride, count), best);
+  return best;
+}
+
+}  // namespace
+
+int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
+                        int64_t stride, int64_t kernel, int64_t dilation) {
+  if (stride != 1 && stride != 2) return 0;
+  for (int64_t o = 0; o < n; o += kLanes) {
+    const int64_t count = n - o < kLanes ? n - o : kLanes;
+    const float* at = src + o * stride;
+    __m512 best = window_max(at, stride, kernel, dilation, count, _mm512_setzero_ps(), true);
+    for (int64_t r = 1; r < rows; ++r)
+      best = window_max(at + r * row_step, stride, kernel, dilation, count, best, false);
+    _mm512_mask_storeu_ps(out + o, first_lanes(count), best);
+  }
+  return n;
+}
+
+int64_t fold_sum_avx512(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
+                        int64_t dilation) {
+  if (stride != 1 && stride != 2) return 0;
+  for (int64_t o = 0; o < n; o += kLanes) {
+    const int64_t count = n - o < kLanes ? n - o : kLanes;
+    const __mmask16 mask = first_lanes(count);
+    __m512 sum = _mm512_maskz_loadu_ps(mask, acc + o);
+    for (int64_t kw = 0; kw < kernel; ++kw)
+      sum = _mm512_add_ps(sum, load_strided(src + o * stride + kw * dilation, stride, count));
+    _mm512_mask_storeu_ps(acc + o, mask, sum);
+  }
+  return n;
+}
+
+void average_padded_plane_avx512(float* out, const float* padded, int64_t padded_w, int64_t out_h,
+                                 int64_t out_w, int64_t stride_h, int64_t stride_w,
+                                 int64_t kernel_h, int64_t kernel_w, int64_t dilation_h,
+                                 int64_t dilation_w, const float* divisors) {
+  for (int64_t oh = 0; oh < out_h; ++oh)
+    for (int64_t o = 0; o < out_w; o += kLanes) {
+      const int64_t count = out_w - o < kLanes ? out_w - o : kLanes;
+      const __mmask16 mask = first_lanes(count);
+      const float* window = padded + oh * stride_h * padded_w + o * stride_w;
+      // From +0, window row after window row, as the definition adds.
+      __m512 sum = _mm512_setzero_ps();
+      for (int64_t kh = 0; kh < kernel_h; ++kh)
+        for (int64_t kw = 0; kw < kernel_w; ++kw)
+          sum = _mm512_add_ps(
+              sum,
+              load_strided(window + kh * dilation_h * padded_w + kw * dilation_w, stride_w, count));
+      const int64_t at = oh * out_w + o;
+      // Masked-off lanes divide 0 by 1, not by what lies past the row.
+      const __m512 divisor = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), mask, divisors + at);
+      _mm512_mask_storeu_ps(out + at, mask, _mm512_div_ps(sum, divisor));
+    }
+}
+
+}  // namespace onnxtool::kernels::detail
