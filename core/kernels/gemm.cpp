@@ -143,8 +143,13 @@ detail::Call<F> to_call(const GemmArgs<F>& g) {
           g.b,       g.ldb,     g.beta, g.c, g.ldc, s.a.get(), s.b.get()};
 }
 
+// The blocked product at `level`; a_panel_rows: the rows of a caller-packed A's panels (the
+// 7-row AVX-512 tile for panels of 7, else the level's own tile).
 template <class F>
-void blocked(const detail::Call<F>& c, SimdLevel level) {
+void blocked(const detail::Call<F>& c, SimdLevel level, int64_t a_panel_rows = 0) {
+  if constexpr (std::is_same_v<F, float>)
+    if (level == SimdLevel::avx512 && a_panel_rows == detail::kMrAvx512Short)
+      return detail::blocked_short_avx512(c);
   if (level == SimdLevel::avx512)
     detail::blocked_avx512(c);
   else
@@ -182,15 +187,15 @@ void one_row(const GemmArgs<F>& g, SimdLevel level) {
 // sums in C, so C's old values then wait in a copy and join at the end, as the order says:
 // alpha * acc, then + beta * C.
 template <class F>
-void blocked_any_beta(const detail::Call<F>& c, SimdLevel level) {
-  if (c.beta == F(0) || c.k <= detail::kKc) return blocked(c, level);
+void blocked_any_beta(const detail::Call<F>& c, SimdLevel level, int64_t a_panel_rows = 0) {
+  if (c.beta == F(0) || c.k <= detail::kKc) return blocked(c, level, a_panel_rows);
   std::vector<F> sums(static_cast<std::size_t>(c.m * c.n));
   detail::Call<F> plain = c;
   plain.alpha = F(1);
   plain.beta = F(0);
   plain.c = sums.data();
   plain.ldc = c.n;
-  blocked(plain, level);
+  blocked(plain, level, a_panel_rows);
   for (int64_t i = 0; i < c.m; ++i)
     for (int64_t j = 0; j < c.n; ++j) {
       F* out = c.c + i * c.ldc + j;
@@ -214,6 +219,15 @@ void pack_all_a(const detail::Call<F>& c, SimdLevel level, F* out) {
 
 int64_t row_align_of(SimdLevel level) {
   return level == SimdLevel::avx512 ? detail::kMrAvx512 : detail::kMrAvx2;
+}
+
+// Rows per panel of a caller-packed A of m rows: the level's tile, or at AVX-512 the 7-row tile
+// where it pads fewer rows (a 7x7 plane's 49 positions: 49 rows computed instead of 56).
+int64_t caller_a_panel(int64_t m, SimdLevel level) {
+  const int64_t mr = row_align_of(level);
+  if (level != SimdLevel::avx512) return mr;
+  const auto padded = [m](int64_t rows) { return (m + rows - 1) / rows * rows; };
+  return padded(detail::kMrAvx512Short) < padded(mr) ? detail::kMrAvx512Short : mr;
 }
 
 #endif  // ONNXTOOL_X86_KERNELS
@@ -344,7 +358,7 @@ PackedBLayout packed_b_layout(int64_t k, int64_t n, SimdLevel level) {
 PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level) {
 #if defined(ONNXTOOL_X86_KERNELS)
   // The register tile's rows: the panels of A the blocked product reads.
-  return blocked_layout(k, m, row_align_of(level));
+  return blocked_layout(k, m, caller_a_panel(m, level));
 #else
   (void)level;
   return blocked_layout(k, m, 1);
@@ -360,8 +374,9 @@ bool copy_if_width(const float* src, int64_t n, float* dst) {
   return true;
 }
 void copy_panel(const float* src, int64_t n, float* dst) {
-  if (copy_if_width<6>(src, n, dst) || copy_if_width<8>(src, n, dst) ||
-      copy_if_width<16>(src, n, dst) || copy_if_width<32>(src, n, dst))
+  if (copy_if_width<6>(src, n, dst) || copy_if_width<7>(src, n, dst) ||
+      copy_if_width<8>(src, n, dst) || copy_if_width<16>(src, n, dst) ||
+      copy_if_width<32>(src, n, dst))
     return;
   std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(float));
 }
@@ -422,13 +437,16 @@ void gemm_packed_b(const PackedBGemmArgs& g) {
   c.ta = g.trans_a;
   c.a = g.a;
   c.lda = g.lda;
+  int64_t a_panel_rows = 0;
   if (g.a_packed) {
+    const PackedBLayout a_layout = packed_a_layout(b.k(), g.m, b.level());
     c.packed_a = g.a_packed;
-    c.packed_rows = packed_a_layout(b.k(), g.m, b.level()).padded_cols();
+    c.packed_rows = a_layout.padded_cols();
     c.packed_row0 = 0;
+    a_panel_rows = a_layout.panel;
   }
   attach_packed_b(c, b.data(), b.layout(), g.col0, "gemm_packed_b");
-  blocked_any_beta(c, b.level());
+  blocked_any_beta(c, b.level(), a_panel_rows);
 #endif
 }
 

@@ -171,7 +171,8 @@ struct PackedBGemmArgs {
 void gemm_packed(const PackedGemmArgs<float>& g);
 void gemm_packed_b(const PackedBGemmArgs& g);
 // Where a caller puts op(A) (m x k) packed for gemm_packed_b at `level`: A^T (k x m) laid out as
-// a packed B whose panels are the register tile's rows.
+// a packed B whose panels are the register tile's rows (at AVX-512, 7-row panels where they pad
+// fewer rows than 8-row ones: the product then runs a 7-row tile, with the same bits).
 PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level);
 // Rows [p0, p1) of a plain k x n matrix (row p0 at `rows`, row stride ld) into out, laid out as
 // `layout` (whose k and n are the matrix's): a panel's columns past n are set to zero. Threads

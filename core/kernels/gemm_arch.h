@@ -18,6 +18,9 @@ constexpr int64_t kPackBElems = kKc * 512;
 // Rows of the register tile (and of one packed panel of A) per variant.
 constexpr int64_t kMrAvx2 = 6;
 constexpr int64_t kMrAvx512 = 8;
+// The AVX-512 float tile of 7 rows, for a caller-packed A whose rows it pads less (the 49
+// positions of a 7x7 plane fill 7 such tiles exactly, where 8-row tiles compute 56).
+constexpr int64_t kMrAvx512Short = 7;
 
 template <class F>
 struct Call {
@@ -63,6 +66,8 @@ void blocked_avx2(const Call<float>& g);
 void blocked_avx2(const Call<double>& g);
 void blocked_avx512(const Call<float>& g);
 void blocked_avx512(const Call<double>& g);
+// The same with the 7-row tile: A must be caller-packed (packed_a) in panels of 7 rows.
+void blocked_short_avx512(const Call<float>& g);
 
 // All of op(A) (g.m x g.k) into `out` in the layout Call::packed_a describes, packed_rows
 // being g.m rounded up to the variant's MR (zero rows below g.m).

@@ -70,6 +70,11 @@ void blocked_avx512(const Call<float>& g) {
 void blocked_avx512(const Call<double>& g) {
   Blocked<VecF64, kMrAvx512, 2>::run(g);
 }
+// 7 rows x 2 vectors: 14 accumulators. Each element takes the same fmas in the same order as
+// in the 8-row tile; only the rows sharing a pass over B differ.
+void blocked_short_avx512(const Call<float>& g) {
+  Blocked<VecF32, kMrAvx512Short, 2>::run(g);
+}
 void pack_all_a_avx512(const Call<float>& g, float* out) {
   Blocked<VecF32, kMrAvx512, 2>::pack_all_a(g, out);
 }

@@ -469,9 +469,15 @@ TEST_CASE("a caller-packed B (PackedBLayout) gives the bits of the plain B") {
 
 // A convolution on a small plane packs its columns (A^T's rows) with pack_b_rows into
 // packed_a_layout, in row ranges split across threads: a packed-B product on that A gives the
-// bits it gives on the plain op(A), whole and in column blocks.
+// bits it gives on the plain op(A), whole and in column blocks. At AVX-512, m of 49, 25, 9 or 7
+// takes 7-row panels and tile (the plain A the 8-row one).
 TEST_CASE("a caller-packed A (pack_b_rows, packed_a_layout) gives the bits of the plain A") {
-  const Shape3 shapes[] = {{49, 96, 576}, {7, 33, 300}, {56, 64, 257}, {1, 5, 3}};
+  const Shape3 shapes[] = {{49, 96, 576}, {7, 33, 300},  {56, 64, 257},
+                           {1, 5, 3},     {25, 70, 520}, {9, 40, 33}};
+  if (kernels::cpu_simd_level() == SimdLevel::avx512) {
+    CHECK(kernels::packed_a_layout(576, 49, SimdLevel::avx512).panel == 7);
+    CHECK(kernels::packed_a_layout(576, 56, SimdLevel::avx512).panel == 8);
+  }
   for (SimdLevel level : levels_this_cpu_runs()) {
     if (level == SimdLevel::scalar) continue;
     for (const Shape3& s : shapes) {
