@@ -17,6 +17,7 @@
 #include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/passes/fuse_dequantized.h"
 #include "core/exec/passes/fuse_epilogue.h"
+#include "core/exec/passes/fuse_input_transform.h"
 #include "core/exec/passes/fuse_residual.h"
 #include "core/exec/passes/fuse_scaled_output.h"
 #include "core/exec/passes/widen_float16.h"
@@ -152,7 +153,7 @@ std::vector<std::string> executor_pass_names() {
   return {exec_detail::FuseDequantized::kName,  exec_detail::FoldConstants::kName,
           exec_detail::WidenFloat16::kName,     exec_detail::FuseChannelAffine::kName,
           exec_detail::FuseScaledOutput::kName, exec_detail::FuseResidual::kName,
-          exec_detail::FuseEpilogue::kName};
+          exec_detail::FuseEpilogue::kName,     exec_detail::FuseInputTransform::kName};
 }
 
 namespace {
@@ -175,6 +176,9 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   pipeline.add(std::make_unique<exec_detail::FuseResidual>(ctx));
   // After folding affine nodes: a Conv, BatchNormalization, Relu chain becomes one Conv.
   pipeline.add(std::make_unique<exec_detail::FuseEpilogue>(ctx));
+  // After epilogues: a BatchNormalization carries its Relu by then, and both go into the Conv
+  // reading them.
+  pipeline.add(std::make_unique<exec_detail::FuseInputTransform>(ctx));
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
     pipeline.set_enabled(exec_detail::WidenFloat16::kName, false);
@@ -182,6 +186,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
     pipeline.set_enabled(exec_detail::FuseScaledOutput::kName, false);
     pipeline.set_enabled(exec_detail::FuseResidual::kName, false);
     pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);
+    pipeline.set_enabled(exec_detail::FuseInputTransform::kName, false);
   }
   for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
   return pipeline;

@@ -322,6 +322,16 @@ void packed_product(const PackedGemmArgs<F>& g) {
   c.tb = g.trans_b;
   c.b = g.b;
   c.ldb = g.ldb;
+  if (g.b_row_scale) {
+    if (g.trans_b || g.b_packed || !g.b_row_shift)
+      throw std::invalid_argument("gemm_packed: B's row transform needs B as stored, and a shift");
+    c.b_scale = g.b_row_scale;
+    c.b_shift = g.b_row_shift;
+    c.b_act = static_cast<int>(g.b_activation.kind);
+    c.b_lo = static_cast<F>(g.b_activation.lo);
+    c.b_hi = static_cast<F>(g.b_activation.hi);
+    c.b_alpha = static_cast<F>(g.b_activation.alpha);
+  }
   if (g.b_packed) {
     if constexpr (!std::is_same_v<F, float>)
       throw std::invalid_argument("gemm_packed: a caller-packed B is float only");
@@ -396,6 +406,21 @@ void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int
     const int64_t rest = layout.n - full;
     std::memcpy(last, src + full, static_cast<std::size_t>(rest) * sizeof(float));
     std::fill(last + rest, last + panel, 0.0f);
+  }
+}
+
+void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
+                 float* out, const RowTransform& transform) {
+  if (!transform.scale) return pack_b_rows(layout, rows, ld, p0, p1, out);
+  // Row by row through a transformed copy (the arithmetic of kernels::affine_f32).
+  thread_local std::vector<float> row;
+  row.resize(static_cast<std::size_t>(layout.n));
+  for (int64_t p = p0; p < p1; ++p) {
+    const float* src = rows + (p - p0) * ld;
+    const float s = transform.scale[p], t = transform.shift[p];
+    for (int64_t j = 0; j < layout.n; ++j) row[static_cast<std::size_t>(j)] = s * src[j] + t;
+    transform.activation.apply(row.data(), layout.n);
+    pack_b_rows(layout, row.data(), layout.n, p, p + 1, out);
   }
 }
 

@@ -119,6 +119,13 @@ struct PackedGemmArgs {
   const F* residual = nullptr;
   int64_t ldr = 0;
   Epilogue activation;
+  // A transform of B as the product reads it (B not transposed, given as b, not b_packed):
+  // element (p, j) is b_activation(b_row_scale[p] * b[p][j] + b_row_shift[p]), a product and
+  // a sum each rounded, as a per-channel scale and shift followed by that activation compute
+  // it (a convolution's input normalised on the way in). Null b_row_scale: none.
+  const F* b_row_scale = nullptr;
+  const F* b_row_shift = nullptr;
+  Epilogue b_activation;
 };
 
 // op(B) packed once for many products against it (a MatMul's constant weights, each input a
@@ -180,6 +187,15 @@ PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level);
 // gives the bits it gives on the matrix unpacked.
 void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
                  float* out);
+// The same with each row p's values v taken as activation(scale[p] * v + shift[p]) (see
+// PackedGemmArgs::b_row_scale): the transform moved into the packing.
+struct RowTransform {
+  const float* scale = nullptr;
+  const float* shift = nullptr;
+  Epilogue activation;
+};
+void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
+                 float* out, const RowTransform& transform);
 void gemm_packed(const PackedGemmArgs<double>& g);
 
 // Float32 operations per second one thread reaches at the selected level, in GFLOP/s: fmas in

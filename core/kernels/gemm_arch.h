@@ -58,6 +58,13 @@ struct Call {
   int act = 0;
   F act_lo = 0, act_hi = 0, act_alpha = 0;
   bool has_epilogue() const { return row_bias || residual || act != 0; }
+  // A transform of B's elements as they are packed (B not transposed, nor packed beforehand):
+  // row p's b becomes b_scale[p] * b + b_shift[p] (a product, then a sum, each rounded), then
+  // the activation b_act with b_lo, b_hi, b_alpha (the kinds of act). Null b_scale: none.
+  const F* b_scale = nullptr;
+  const F* b_shift = nullptr;
+  int b_act = 0;
+  F b_lo = 0, b_hi = 0, b_alpha = 0;
 };
 
 // The blocked product for m >= 1 in the canonical order. Needs k <= kKc or beta == 0 (the

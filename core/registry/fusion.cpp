@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/registry/fusion.h"
 
+#include <utility>
+
 #include "core/registry/attrs.h"
 
 namespace onnxtool {
 
-kernels::Epilogue epilogue_of(const AttrView& attrs) {
+namespace {
+
+// An epilogue from its kind and params attributes (none when absent or malformed).
+kernels::Epilogue activation_from(const AttrView& attrs, const char* kind_attribute,
+                                  const char* params_attribute) {
   kernels::Epilogue e;
-  if (!attrs.has(kEpilogueKindAttribute)) return e;
-  const int64_t kind = attrs.get_int(kEpilogueKindAttribute, 0);
-  const std::vector<float> params = attrs.get_floats(kEpilogueParamsAttribute, {});
+  if (!attrs.has(kind_attribute)) return e;
+  const int64_t kind = attrs.get_int(kind_attribute, 0);
+  const std::vector<float> params = attrs.get_floats(params_attribute, {});
   if (params.size() != 3) return e;
   if (kind != static_cast<int64_t>(kernels::Epilogue::Kind::clamp) &&
       kind != static_cast<int64_t>(kernels::Epilogue::Kind::leaky))
@@ -19,6 +25,24 @@ kernels::Epilogue epilogue_of(const AttrView& attrs) {
   e.hi = params[1];
   e.alpha = params[2];
   return e;
+}
+
+}  // namespace
+
+kernels::Epilogue epilogue_of(const AttrView& attrs) {
+  return activation_from(attrs, kEpilogueKindAttribute, kEpilogueParamsAttribute);
+}
+
+InputTransform input_transform_of(const AttrView& attrs) {
+  InputTransform t;
+  if (!attrs.has(kInputScaleAttribute)) return t;
+  std::vector<float> scale = attrs.get_floats(kInputScaleAttribute, {});
+  std::vector<float> shift = attrs.get_floats(kInputShiftAttribute, {});
+  if (scale.empty() || scale.size() != shift.size()) return t;
+  t.scale = std::move(scale);
+  t.shift = std::move(shift);
+  t.activation = activation_from(attrs, kInputActivationAttribute, kInputActivationParamsAttribute);
+  return t;
 }
 
 namespace {

@@ -35,6 +35,13 @@
 // index in kScaledOutputAttribute; either may be "", meaning 1 and none). Each step is the
 // node's own float operation in the nodes' order, so the results keep their bits.
 //
+// Input transforms: a node P that is y = act(scale[c] * x + shift[c]) of its input 0 per channel
+// (inference-mode BatchNormalization, with the activation an epilogue gave it) folds into the
+// node Q reading y when Q's kernel can apply the transform to its input as it reads it (a 1x1
+// Conv packs its input for the products anyway): Q carries scale, shift and activation in
+// attributes of its own (kInputScaleAttribute..., read back with input_transform_of), reads x,
+// and P disappears. The transform is P's own float arithmetic: the results keep their bits.
+//
 // Widened narrow floats: nodes whose operators compute the same arithmetic in every float type
 // (Trait::float_generic) compute their float16 and bfloat16 values in float32 instead; a node
 // that converts its input element by element (its `conversion` hook gives the type: Cast)
@@ -151,13 +158,36 @@ int64_t dequantized_inputs_of(const AttrView& attrs);
 // float32 through a scaled-output fusion; -1 when it has none.
 inline constexpr const char* kScaledOutputAttribute = "onnxtool.scaled_output";
 
+// A node's output 0 as a transform of its input 0 per channel (axis 1): act(scale[c] * x +
+// shift[c]), each element a float32 product, then a float32 sum, then the activation. Empty
+// scale: none.
+struct InputTransform {
+  std::vector<float> scale, shift;
+  kernels::Epilogue activation;
+  explicit operator bool() const { return !scale.empty(); }
+};
+
+// The attributes that carry an input transform on the node applying it: scale and shift
+// (FLOATS, one per channel), the activation's kind (INT) and its lo, hi, alpha (FLOATS).
+inline constexpr const char* kInputScaleAttribute = "onnxtool.input_scale";
+inline constexpr const char* kInputShiftAttribute = "onnxtool.input_shift";
+inline constexpr const char* kInputActivationAttribute = "onnxtool.input_activation";
+inline constexpr const char* kInputActivationParamsAttribute = "onnxtool.input_activation_params";
+// The transform a fusion gave this node (none when it has none, or a malformed one).
+InputTransform input_transform_of(const AttrView& attrs);
+
 // Each of the passes' attributes lives under kExecutorAttributePrefix (run's unknown-attribute
 // warning skips them by it).
-static_assert(std::string_view(kEpilogueKindAttribute).starts_with(kExecutorAttributePrefix) &&
-              std::string_view(kEpilogueParamsAttribute).starts_with(kExecutorAttributePrefix) &&
-              std::string_view(kResidualInputAttribute).starts_with(kExecutorAttributePrefix) &&
-              std::string_view(kDequantizedInputsAttribute).starts_with(kExecutorAttributePrefix) &&
-              std::string_view(kScaledOutputAttribute).starts_with(kExecutorAttributePrefix));
+static_assert(
+    std::string_view(kEpilogueKindAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kEpilogueParamsAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kResidualInputAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kDequantizedInputsAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kScaledOutputAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kInputScaleAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kInputShiftAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kInputActivationAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kInputActivationParamsAttribute).starts_with(kExecutorAttributePrefix));
 int64_t scaled_output_of(const AttrView& attrs);
 
 }  // namespace onnxtool

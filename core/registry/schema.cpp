@@ -450,6 +450,16 @@ VersionRange& VersionRange::takes_scaled_output(const TakesScaledOutputFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::transforms_input(const TransformsInputFn& f) {
+  for (auto* v : versions_) v->transforms_input = f;
+  return *this;
+}
+
+VersionRange& VersionRange::takes_input_transform(const TakesInputTransformFn& f) {
+  for (auto* v : versions_) v->takes_input_transform = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

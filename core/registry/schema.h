@@ -176,6 +176,9 @@ using ConversionFn = std::function<int32_t(const FusionNode&)>;
 using MakeConversionFn = std::function<void(onnx::NodeProto&, int32_t)>;
 using MultipliesFn = std::function<bool(const FusionNode&)>;
 using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
+struct InputTransform;
+using TransformsInputFn = std::function<bool(const FusionNode&, InputTransform&)>;
+using TakesInputTransformFn = std::function<bool(const FusionNode&, const InputTransform&)>;
 using TakesDequantizedFn =
     std::function<bool(const FusionNode&, const DequantizedOperand&, const DequantizedOperand&)>;
 
@@ -283,6 +286,11 @@ struct OpVersion {
   MakeConversionFn make_conversion;
   MultipliesFn multiplies;
   TakesScaledOutputFn takes_scaled_output;
+  // transforms_input: the node is act(scale[c] * x + shift[c]) of its input 0 per channel, in
+  // float32 (gives it). takes_input_transform: the node's kernel can apply that transform to
+  // its input 0 as it reads it (see kInputScaleAttribute).
+  TransformsInputFn transforms_input;
+  TakesInputTransformFn takes_input_transform;
 
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
@@ -379,6 +387,8 @@ class VersionRange {
   VersionRange& make_conversion(const MakeConversionFn& f);
   VersionRange& multiplies(const MultipliesFn& f);
   VersionRange& takes_scaled_output(const TakesScaledOutputFn& f);
+  VersionRange& transforms_input(const TransformsInputFn& f);
+  VersionRange& takes_input_transform(const TakesInputTransformFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

@@ -219,6 +219,18 @@ bool batch_norm_absorb_channel_affine(const FusionNode& n, const ChannelAffine& 
   return true;
 }
 
+// For the executor's fusion (core/registry/fusion.h): the node with its epilogue as a
+// transform a consumer applies to its input: the float32 a and shift apply_affine takes, the
+// product and sum rounded as affine_f32 rounds them. Inference per channel, float32 Y.
+bool batch_norm_transforms_input(const FusionNode& n, InputTransform& out) {
+  ChannelAffine affine;
+  if (n.output_elem != 1 || !batch_norm_channel_affine(n, affine)) return false;
+  out.scale.assign(affine.scale.begin(), affine.scale.end());  // each rounded to float
+  out.shift.assign(affine.shift.begin(), affine.shift.end());
+  out.activation = epilogue_of(n.attrs);
+  return true;
+}
+
 // Epilogues (Relu...) on a float output in inference mode, applied to each plane as it is made.
 bool batch_norm_takes_epilogue(const FusionNode& n) {
   return inference_per_channel(n) && n.output_elem == 1;  // TensorProto::FLOAT
@@ -429,7 +441,8 @@ void define_BatchNormalization(OpDef& op) {
       .kernel(prepared_kernel(prepare_batch_norm, batch_norm_kernel))
       .channel_affine(batch_norm_channel_affine)
       .absorb_channel_affine(batch_norm_absorb_channel_affine)
-      .takes_epilogue(batch_norm_takes_epilogue);
+      .takes_epilogue(batch_norm_takes_epilogue)
+      .transforms_input(batch_norm_transforms_input);
   op.at(6).upgrade(convert::drop_attribute("consumed_inputs")).downgrade(bn_consumed_inputs_back);
   op.at(7).upgrade(bn_drop_is_test).downgrade(bn_is_test_from_outputs);
   op.at(9)

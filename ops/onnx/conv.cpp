@@ -18,6 +18,7 @@
 #include "core/kernels/depthwise.h"
 #include "core/kernels/im2col.h"
 #include "core/kernels/quantize.h"
+#include "core/kernels/vmath.h"
 #include "core/kernels/winograd.h"
 #include "core/registry/fusion.h"
 #include "onnx.pb.h"
@@ -110,6 +111,9 @@ struct Operands {
   const std::vector<kernels::WinogradFilter>* winograd = nullptr;
   // Or W_g transposed and packed as a product's B (conv_transposed), one per group.
   const std::vector<kernels::PackedB>* packed_t = nullptr;
+  // X's per-channel transform (a fusion), for the paths that apply it as they pack X: the
+  // packed products of a pointwise convolution and conv_transposed's. Null: none, or applied.
+  const InputTransform* input = nullptr;
 };
 
 // After a product with beta 0, rows [0, rows) x columns [p0, p1) of y (row stride ld): adds
@@ -276,6 +280,11 @@ void block_product(const Operands<F>& w, int64_t grp, int64_t mg, int64_t kdim, 
       } else {
         g.b = b + c0;
         g.ldb = ldb;
+        if (w.input) {  // B is X itself: its rows are the channels
+          g.b_row_scale = w.input->scale.data();
+          g.b_row_shift = w.input->shift.data();
+          g.b_activation = w.input->activation;
+        }
       }
       g.c = y + r0 * ldy + c0;
       g.ldc = ldy;
@@ -592,7 +601,13 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
     const int64_t y_offset = ((item / g.group) * g.out_channels + grp * mg) * ohw;
     ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
       if (pointwise) {
-        kernels::pack_b_rows(layout, xg + c0 * ihw, ihw, c0, c1, packed.data());
+        kernels::RowTransform transform;
+        if (w.input) {
+          transform.scale = w.input->scale.data() + grp * cg;
+          transform.shift = w.input->shift.data() + grp * cg;
+          transform.activation = w.input->activation;
+        }
+        kernels::pack_b_rows(layout, xg + c0 * ihw, ihw, c0, c1, packed.data(), transform);
         return;
       }
       thread_local std::vector<float> cols;  // this chunk's columns, plain
@@ -926,6 +941,8 @@ struct ConvState {
   // W's, are (X and W being their integers), and W's integers packed at planning.
   int64_t dequantized = -1;
   integer::PackedConvWeights int_weights;
+  // From a fusion (core/exec/passes/fuse_input_transform.h): X's per-channel transform.
+  InputTransform input;
 };
 
 ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape& x,
@@ -1054,6 +1071,24 @@ bool conv_takes_residual(const FusionNode& n) {
   return conv_takes_epilogue(n);
 }
 
+// For the executor's fusion (core/registry/fusion.h): a per-channel transform of X applied as X
+// is packed for the products, which a 1x1 convolution without stride, padding or groups reads
+// as it is (its columns are X's rows): float32, a constant float W of shape [M, C, 1, 1] and
+// one scale per channel. Other geometries would apply it once per tap.
+bool conv_takes_input_transform(const FusionNode& n, const InputTransform& t) {
+  if (n.output_elem != onnx::TensorProto::FLOAT || dequantized_inputs_of(n.attrs) >= 0)
+    return false;
+  const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  if (!w || w->dtype() != DataType::float32 || w->rank() != 4) return false;
+  const Shape& ws = w->shape();
+  if (ws[2] != 1 || ws[3] != 1 || n.attrs.get_int("group", 1) != 1) return false;
+  const auto zeros = [](const std::optional<std::vector<int64_t>>& v) {
+    return !v || std::all_of(v->begin(), v->end(), [](int64_t e) { return e == 0; });
+  };
+  if (!all_ones(n.attrs.opt_ints("strides")) || !zeros(n.attrs.opt_ints("pads"))) return false;
+  return static_cast<int64_t>(t.scale.size()) == ws[1] && t.shift.size() == t.scale.size();
+}
+
 bool is_byte_type(int32_t elem) {
   return elem == onnx::TensorProto::INT8 || elem == onnx::TensorProto::UINT8;
 }
@@ -1103,6 +1138,7 @@ ConvState prepare_conv(PrepareContext& ctx) {
   s.epilogue = epilogue_of(ctx.attrs());
   s.residual_input = residual_input_of(ctx.attrs());
   s.dequantized = dequantized_inputs_of(ctx.attrs());
+  s.input = input_transform_of(ctx.attrs());
   if (s.dequantized >= 0) {
     s.int_weights = integer::pack_conv_weights(ctx, 1, static_cast<std::size_t>(s.dequantized) + 3);
     return s;
@@ -1172,6 +1208,36 @@ void conv_dequantized(KernelContext& ctx, const ConvState& s, const ConvGeometry
                                out, y.mutable_data<float>());
 }
 
+// ---- fused input transform -------------------------------------------------------------------
+
+// Whether this run's path packs X itself for its products, so that a fused input transform is
+// applied on the way (the order of conv_forward's choices, for a 1x1 geometry): the transposed
+// product of a small plane, or the packed products of a pointwise convolution.
+bool packs_input(const ConvState& s, const ConvGeometry& g) {
+  if (!s.packed_wt.empty())
+    return g.window.rank() <= 2 && g.window.out_size() <= kTransposedMaxPositions;
+  return !s.packed_w.empty() && g.window.is_pointwise() &&
+         !is_depthwise(g.in_channels / g.group, g.group, g.window.rank());
+}
+
+// X with the fused transform applied, for the paths that do not pack X: what the node that was
+// fused computed (kernels::affine_f32 per plane, its activation included).
+Tensor transformed_input(const KernelContext& ctx, const InputTransform& t, const Tensor& x) {
+  const int64_t channels = x.shape()[1];  // t's size (conv_kernel checked)
+  const int64_t inner = nn::product(x.shape(), 2, x.shape().size());
+  Tensor out = Tensor::uninitialized(DataType::float32, x.shape());
+  const float* src = x.data<float>();
+  float* dst = out.mutable_data<float>();
+  ctx.parallel_for(x.shape()[0] * channels, nn::grain_for(inner), [&](int64_t lo, int64_t hi) {
+    for (int64_t plane = lo; plane < hi; ++plane) {
+      const auto c = static_cast<std::size_t>(plane % channels);
+      kernels::affine_f32(src + plane * inner, t.scale[c], t.shift[c], dst + plane * inner, inner,
+                          t.activation);
+    }
+  });
+  return out;
+}
+
 void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
@@ -1182,6 +1248,11 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   if (b && (b->rank() != 1 || b->numel() != g.out_channels))
     ctx.fail("B has shape " + shape_to_string(b->shape()) + ", expected [" +
              std::to_string(g.out_channels) + "]");
+  // The fusion gives a transform only to such nodes; a model may still spell the attributes.
+  if (s.input && (s.dequantized >= 0 || x.dtype() != DataType::float32 || g.group != 1 ||
+                  static_cast<int64_t>(s.input.scale.size()) != g.in_channels))
+    ctx.fail("a fused input transform needs float32 X of " + std::to_string(s.input.scale.size()) +
+             " channels, one group and no fused integers");
   if (s.dequantized >= 0) {
     Tensor& y = ctx.output_uninitialized(0, DataType::float32, conv_output_shape(g));
     if (y.numel() > 0) conv_dequantized(ctx, s, g, b, residual_summand(ctx, s, y), y);
@@ -1189,6 +1260,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   }
   if (x.dtype() != w.dtype() || (b && b->dtype() != x.dtype()))
     ctx.fail("X, W and B must have the same element type");
+
   // Every path writes every element of Y (a product with beta 0, or the bias, first).
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
@@ -1198,8 +1270,13 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());
     return;
   }
+  // A fused input transform rides on the packing of X where the path packs X, else is applied
+  // to a copy of X first.
+  const bool transform = static_cast<bool>(s.input);
+  const bool transform_in_packing = transform && packs_input(s, g);
   // float32 as is; float16 and bfloat16 through float32.
-  const Tensor x32 = nn::to_float32(ctx, x);
+  const Tensor x32 = transform && !transform_in_packing ? transformed_input(ctx, s.input, x)
+                                                        : nn::to_float32(ctx, x);
   const Tensor w32 = nn::float32_of(s.w32, w);
   const Tensor b32 = b ? nn::float32_of(s.b32, *b) : Tensor();
   const float* bias = b ? b32.data<float>() : nullptr;
@@ -1211,7 +1288,8 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
                                  narrow && residual ? kernels::Epilogue{} : s.epilogue,
                                  residual && !narrow ? residual->data<float>() : nullptr,
                                  s.winograd.empty() ? nullptr : &s.winograd,
-                                 s.packed_wt.empty() ? nullptr : &s.packed_wt};
+                                 s.packed_wt.empty() ? nullptr : &s.packed_wt,
+                                 transform_in_packing ? &s.input : nullptr};
   if (!narrow) {
     conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;
@@ -1321,6 +1399,7 @@ void define_Conv(OpDef& op) {
       .takes_epilogue(conv_takes_epilogue)
       .takes_residual(conv_takes_residual)
       .takes_dequantized(conv_takes_dequantized)
+      .takes_input_transform(conv_takes_input_transform)
       .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 1); });
 }
 

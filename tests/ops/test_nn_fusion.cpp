@@ -513,3 +513,90 @@ g (float[1,8,6,6] x) => (float[1,16,6,6] y) {
   CHECK(runs.fused_nodes == 2);
   CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
 }
+
+namespace {
+
+// n = BatchNormalization(x), then `act` (reading n, writing a; empty: none), then a Conv with
+// attributes `conv` reading a (or n), opset 13: x is [batch, c, hw, hw].
+std::string bn_then_conv(int64_t batch, int64_t c, int64_t m, int64_t hw, const std::string& act,
+                         const std::string& conv = "") {
+  const auto dims = [&](int64_t ch) {
+    return "[" + std::to_string(batch) + "," + std::to_string(ch) + "," + std::to_string(hw) + "," +
+           std::to_string(hw) + "]";
+  };
+  const std::string tail = act.empty() ? "" : "  a = " + act + "\n";
+  return R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float)" +
+         dims(c) + " x) => (float" + dims(m) + R"( y) {
+  n = BatchNormalization <epsilon = 0.001> (x, scale, bias, mean, var)
+)" + tail +
+         "  y = Conv " + conv + (act.empty() ? " (n, w)\n}" : " (a, w)\n}");
+}
+
+}  // namespace
+
+// DenseNet's pre-activation: the BatchNormalization and Relu reading a Concat run inside the 1x1
+// Conv after them, applied as the Conv packs its input (planes of 49 positions take the
+// transposed product, larger ones the plain one; batches, and the paths that do not pack X,
+// which apply it to a copy first), with the bits of the nodes as written.
+TEST_CASE("a BatchNormalization and its activation before a 1x1 Conv run in the Conv's kernel") {
+  struct Case {
+    int64_t batch, c, m, hw;
+    const char* act;
+  };
+  const Case cases[] = {
+      {1, 24, 16, 7, "Relu (n)"},
+      {1, 24, 16, 14, "Relu (n)"},
+      {2, 40, 24, 9, "Relu (n)"},
+      {1, 33, 20, 5, "Clip (n, lo, hi)"},
+      {1, 16, 40, 28, "LeakyRelu <alpha = 0.1> (n)"},
+      {1, 20, 8, 3, ""},
+  };
+  for (const Case& c : cases)
+    for (int threads : {1, 2}) {
+      INFO("batch ", c.batch, " c ", c.c, " m ", c.m, " hw ", c.hw, " ", c.act, " threads ",
+           threads);
+      Constants k = bn_params(c.c, 40);
+      k.emplace_back("w", random_tensor(DataType::float32, {c.m, c.c, 1, 1}, 41));
+      k.emplace_back("lo", Tensor::scalar<float>(-0.3f));
+      k.emplace_back("hi", Tensor::scalar<float>(0.6f));
+      const Runs r =
+          run_both(model_of(bn_then_conv(c.batch, c.c, c.m, c.hw, c.act), k),
+                   random_tensor(DataType::float32, {c.batch, c.c, c.hw, c.hw}, 42), threads);
+      CHECK(r.unfused_nodes == (*c.act ? 3 : 2));
+      CHECK(r.fused_nodes == 1);  // the BatchNormalization and its activation in the Conv
+      CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+    }
+}
+
+TEST_CASE("no input transform for Convs that are not 1x1, or that read the value twice") {
+  Constants k = bn_params(8, 50);
+  k.emplace_back("w", random_tensor(DataType::float32, {8, 8, 3, 3}, 51));
+  k.emplace_back("w1", random_tensor(DataType::float32, {8, 8, 1, 1}, 52));
+  const Tensor x = random_tensor(DataType::float32, {1, 8, 6, 6}, 53);
+  // A 3x3 window would transform each value once per tap (and the padding is not transformed).
+  Runs r = run_both(model_of(bn_then_conv(1, 8, 8, 6, "Relu (n)", "<pads = [1, 1, 1, 1]>"), k), x);
+  CHECK(r.fused_nodes == 2);
+  CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+  // Strided: the columns are a subsample, not X's rows.
+  const std::string strided = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,6,6] x) => (float[1,8,3,3] y) {
+  n = BatchNormalization <epsilon = 0.001> (x, scale, bias, mean, var)
+  a = Relu (n)
+  y = Conv <strides = [2, 2]> (a, w1)
+})";
+  r = run_both(model_of(strided, k), x);
+  CHECK(r.fused_nodes == 2);
+  CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
+  // The normalised value read by two nodes stays a node.
+  const std::string shared = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,8,6,6] x) => (float[1,8,6,6] y, float[1,8,6,6] z) {
+  n = BatchNormalization <epsilon = 0.001> (x, scale, bias, mean, var)
+  a = Relu (n)
+  y = Conv (a, w1)
+  z = Conv (a, w1)
+})";
+  r = run_both(model_of(shared, k), x);
+  CHECK(r.fused_nodes == 3);
+  CHECK(values(r.fused[1].tensor()) == values(r.unfused[1].tensor()));
+}

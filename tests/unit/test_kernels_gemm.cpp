@@ -518,3 +518,61 @@ TEST_CASE("a caller-packed A (pack_b_rows, packed_a_layout) gives the bits of th
     }
   }
 }
+
+// A transform of B's rows applied as the product packs B (a convolution's input normalised on
+// the way in): the bits of the product on B transformed beforehand, the activation's kinds
+// included, for B's panels whole and partial and k over several blocks.
+TEST_CASE("a packed product's B row transform gives the bits of B transformed first") {
+  const Shape3 shapes[] = {{16, 70, 300}, {9, 32, 40}, {24, 5, 513}};
+  kernels::Epilogue relu, clip, leaky;
+  relu.kind = clip.kind = kernels::Epilogue::Kind::clamp;
+  relu.hi = std::numeric_limits<float>::infinity();
+  clip.lo = -0.3f, clip.hi = 0.4f;
+  leaky.kind = kernels::Epilogue::Kind::leaky;
+  leaky.alpha = 0.1f;
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : shapes)
+      for (const kernels::Epilogue& act : {kernels::Epilogue{}, relu, clip, leaky}) {
+        const auto a = random_values<float>(static_cast<std::size_t>(s.m * s.k), 31);
+        const auto b = random_values<float>(static_cast<std::size_t>(s.k * s.n), 32);
+        const auto scale = random_values<float>(static_cast<std::size_t>(s.k), 33);
+        const auto shift = random_values<float>(static_cast<std::size_t>(s.k), 34);
+        std::vector<float> transformed = b;
+        for (int64_t p = 0; p < s.k; ++p) {
+          float* row = transformed.data() + p * s.n;
+          for (int64_t j = 0; j < s.n; ++j)
+            row[j] =
+                scale[static_cast<std::size_t>(p)] * row[j] + shift[static_cast<std::size_t>(p)];
+          act.apply(row, s.n);
+        }
+        const kernels::PackedA<float> packed(false, s.m, s.k, a.data(), s.k, level);
+        kernels::PackedGemmArgs<float> g;
+        g.a = &packed;
+        g.m = s.m;
+        g.n = s.n;
+        g.b = transformed.data();
+        g.ldb = s.n;
+        std::vector<float> want(static_cast<std::size_t>(s.m * s.n)), got = want;
+        g.c = want.data();
+        g.ldc = s.n;
+        kernels::gemm_packed(g);
+        g.b = b.data();
+        g.b_row_scale = scale.data();
+        g.b_row_shift = shift.data();
+        g.b_activation = act;
+        g.c = got.data();
+        kernels::gemm_packed(g);
+        INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k,
+             " act=", static_cast<int>(act.kind));
+        CHECK(same_bits(got, want));
+        // pack_b_rows with the transform: the packing of the transformed rows.
+        const kernels::PackedBLayout layout = kernels::packed_a_layout(s.k, s.n, level);
+        std::vector<float> plain(static_cast<std::size_t>(layout.size()), -3.0f), moved = plain;
+        kernels::pack_b_rows(layout, transformed.data(), s.n, 0, s.k, plain.data());
+        kernels::RowTransform t{scale.data(), shift.data(), act};
+        kernels::pack_b_rows(layout, b.data(), s.n, 0, s.k, moved.data(), t);
+        CHECK(same_bits(moved, plain));
+      }
+  }
+}
