@@ -571,6 +571,21 @@ void im2col_small_plane(const Window& win, const float* xg, int64_t c0, int64_t 
   }
 }
 
+// dst (cols x rows, row stride rows) = src^T, src being rows x cols with row stride ld. In
+// strips of 16 columns, so that each row of src gives one cache line per strip: reading a
+// column at a time, the rows' lines (ld floats apart: 2 KiB for 512 channels) fell in the same
+// few L1 sets and every read missed.
+void transpose_block(const float* src, int64_t ld, int64_t rows, int64_t cols, float* dst) {
+  constexpr int64_t kStrip = 16;
+  for (int64_t c0 = 0; c0 < cols; c0 += kStrip) {
+    const int64_t c1 = std::min(cols, c0 + kStrip);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* in = src + r * ld;
+      for (int64_t c = c0; c < c1; ++c) dst[c * rows + r] = in[c];
+    }
+  }
+}
+
 // Y_g^T = cols^T x W_g^T for planes of few positions: the positions are the product's rows (49
 // of them take 56 in register tiles, where as columns they took 64) and W, by far the larger
 // operand, is the packed B, each thread streaming the part for its own output channels once.
@@ -631,9 +646,7 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
         args.ldc = mg;
         kernels::gemm_packed_b(args);
         float* yg = y + y_offset;
-        for (int64_t m = c0; m < c1; ++m)
-          for (int64_t p = 0; p < ohw; ++p)
-            yg[m * ohw + p] = yt[static_cast<std::size_t>(p * mg + m)];
+        transpose_block(yt.data() + c0, mg, ohw, c1 - c0, yg + c0 * ohw);
         finish_rows(b ? b + grp * mg + c0 : nullptr, w.epilogue,
                     w.residual ? w.residual + y_offset + c0 * ohw : nullptr, c1 - c0, 0, ohw,
                     yg + c0 * ohw, ohw);
