@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/kernels/gemm_arch.h"
+#include "core/kernels/vmath.h"
 
 namespace onnxtool::kernels {
 
@@ -412,14 +413,12 @@ void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int
 void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
                  float* out, const RowTransform& transform) {
   if (!transform.scale) return pack_b_rows(layout, rows, ld, p0, p1, out);
-  // Row by row through a transformed copy (the arithmetic of kernels::affine_f32).
+  // Row by row through a transformed copy.
   thread_local std::vector<float> row;
   row.resize(static_cast<std::size_t>(layout.n));
   for (int64_t p = p0; p < p1; ++p) {
-    const float* src = rows + (p - p0) * ld;
-    const float s = transform.scale[p], t = transform.shift[p];
-    for (int64_t j = 0; j < layout.n; ++j) row[static_cast<std::size_t>(j)] = s * src[j] + t;
-    transform.activation.apply(row.data(), layout.n);
+    affine_f32(rows + (p - p0) * ld, transform.scale[p], transform.shift[p], row.data(), layout.n,
+               transform.activation);
     pack_b_rows(layout, row.data(), layout.n, p, p + 1, out);
   }
 }

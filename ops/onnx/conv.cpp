@@ -1009,6 +1009,10 @@ bool all_ones(const std::optional<std::vector<int64_t>>& v) {
   return !v || std::all_of(v->begin(), v->end(), [](int64_t e) { return e == 1; });
 }
 
+bool all_zeros(const std::optional<std::vector<int64_t>>& v) {
+  return !v || std::all_of(v->begin(), v->end(), [](int64_t e) { return e == 0; });
+}
+
 // Transforms a constant float 3x3 W for Winograd (the tile winograd_tile picks) when the node has
 // stride 1 and no dilation and enough channels, and the run will take that path: where planning
 // knows the geometry, the same test conv_forward makes (winograd_tile), so that a W transformed is
@@ -1095,10 +1099,7 @@ bool conv_takes_input_transform(const FusionNode& n, const InputTransform& t) {
   if (!w || w->dtype() != DataType::float32 || w->rank() != 4) return false;
   const Shape& ws = w->shape();
   if (ws[2] != 1 || ws[3] != 1 || n.attrs.get_int("group", 1) != 1) return false;
-  const auto zeros = [](const std::optional<std::vector<int64_t>>& v) {
-    return !v || std::all_of(v->begin(), v->end(), [](int64_t e) { return e == 0; });
-  };
-  if (!all_ones(n.attrs.opt_ints("strides")) || !zeros(n.attrs.opt_ints("pads"))) return false;
+  if (!all_ones(n.attrs.opt_ints("strides")) || !all_zeros(n.attrs.opt_ints("pads"))) return false;
   return static_cast<int64_t>(t.scale.size()) == ws[1] && t.shift.size() == t.scale.size();
 }
 
@@ -1273,7 +1274,6 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   }
   if (x.dtype() != w.dtype() || (b && b->dtype() != x.dtype()))
     ctx.fail("X, W and B must have the same element type");
-
   // Every path writes every element of Y (a product with beta 0, or the bias, first).
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;

@@ -143,7 +143,8 @@ int64_t FusionSupport::fuse_all(ir::Graph& g,
   int64_t fused = 0;
   for (ir::Node* n : g.node_list())
     for (const auto& sub : n->subgraphs()) fused += fuse_all(*sub.graph, try_fuse);
-  // node_list() is a snapshot; a fusion removes only the node being visited.
+  // node_list() is a snapshot; a fusion removes only the node being visited or one visited
+  // before it (the graphs are in data order by now), never one still to come.
   for (ir::Node* n : g.node_list())
     if (n->subgraphs().empty() && try_fuse(g, *n)) ++fused;
   return fused;

@@ -92,7 +92,8 @@ class FusionSupport {
   // q's other inputs go too when they were constants nothing else reads.
   static void fold_into_producer(ir::Graph& g, ir::Node& q, ir::Node& p);
   // Calls try_fuse(g, node) on every node without subgraphs, in the graphs inside g first (a
-  // fusion removes only the node it is given); returns how many fused.
+  // fusion removes only the node it is given, or one that comes before it: the passes run on
+  // graphs in data order, so a producer is listed before its readers); returns how many fused.
   static int64_t fuse_all(ir::Graph& g, const std::function<bool(ir::Graph&, ir::Node&)>& try_fuse);
 
  private:
