@@ -26,18 +26,15 @@ int64_t phase_planes_size(const PlaneWindow& p) {
 }
 
 int64_t depthwise_scratch(const PlaneWindow& p) {
-  const int64_t cols = (p.out_w - 1) * p.stride_w + (p.kernel_w - 1) * p.dilation_w + 1;
-  const int64_t phase_w = (cols + p.stride_w - 1) / p.stride_w;
-  const int64_t outputs = (p.out_h - 1) * phase_w + p.out_w;
-  const int64_t block = detail::kDepthwiseBlock;
-  // Phase planes, a block of zeros after them, the sums in whole blocks and a block more (the
-  // output rows' last vectors read past their row).
-  return phase_planes_size(p) + block + (outputs + block - 1) / block * block + block;
+  // Phase planes and a block of zeros after them (the output rows' last vectors read past
+  // their row).
+  return phase_planes_size(p) + detail::kDepthwiseSlack;
 }
 
-// Outputs per plane up to which blocks of channels win: measured on 3x3 layers (stride 1, pads
-// 1), one thread, 7x7 planes of 960 channels took 0.080 ms by blocks against 0.122 ms by
-// planes; 14x14 planes of 384 channels 0.118 against 0.104.
+// Outputs per plane up to which blocks of channels win: measured on 3x3 layers (pads 1), one
+// thread, medians: 7x7 planes of 960 channels took 0.097 ms by blocks against 0.145 ms by
+// planes, 14 -> 7 with stride 2 of 576 channels 0.068 against 0.179; 14x14 planes of 576
+// channels 0.153 by blocks against 0.100 by planes.
 constexpr int64_t kChannelBlockMaxOutputs = 64;
 
 bool depthwise_by_channels(const PlaneWindow& p) {

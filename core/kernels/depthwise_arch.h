@@ -12,8 +12,9 @@
 
 namespace onnxtool::kernels::detail {
 
-// Outputs the loops sum at once (depthwise_body.inc); the scratch has room for whole blocks.
-constexpr int64_t kDepthwiseBlock = 64;
+// Zeros the scratch holds after the phase planes, read by the output rows' last vectors
+// (depthwise_body.inc): a vector of the widest ISA.
+constexpr int64_t kDepthwiseSlack = 16;
 
 void depthwise_channels_generic(const PlaneWindow& p, const ChannelBlock& b, float* scratch,
                                 const Epilogue& act);

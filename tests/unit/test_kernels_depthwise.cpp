@@ -93,6 +93,9 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
       {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
       {12, 11, 8, 7, 1, 1, 1, 1, 3, 3, 4, 3},  // more taps than the kernel keeps on its stack
+      {6, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // rows of several passes (64 + 64 + 22 outputs)
+      {4, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // a row one float past two vectors
+      {56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
   };
   using Fn = void (*)(const kernels::PlaneWindow&, const kernels::ChannelBlock&, float*,
                       const kernels::Epilogue&);
