@@ -38,12 +38,25 @@ __m512 max_of(__m512 v, __m512 best) {
   return _mm512_mask_max_ps(best, static_cast<__mmask16>(0xffff), v, best);
 }
 
-__m512 window_max(const float* src, int64_t stride, int64_t kernel, int64_t dilation, int64_t count,
-                  __m512 best, bool seed) {
-  int64_t kw = 0;
-  if (seed) best = load_strided(src, stride, count), kw = 1;
-  for (; kw < kernel; ++kw) best = max_of(load_strided(src + kw * dilation, stride, count), best);
-  return best;
+// kV vectors of outputs (kLanes apart; the last has `last_count` lanes) over `rows` window rows
+// (row_step apart), each lane's values in the definition's order: the first seeds. The vectors'
+// chains of maxima are independent, so that their latencies overlap (a chain is 9 dependent
+// maxima for a 3x3 window).
+template <int kV>
+void max_vectors(float* out, const float* src, int64_t row_step, int64_t rows, int64_t stride,
+                 int64_t kernel, int64_t dilation, int64_t last_count) {
+  auto count_of = [&](int v) { return v == kV - 1 ? last_count : kLanes; };
+  __m512 best[kV];
+  for (int v = 0; v < kV; ++v)
+    best[v] = load_strided(src + v * kLanes * stride, stride, count_of(v));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t kw = r == 0 ? 1 : 0; kw < kernel; ++kw) {
+      const float* at = src + r * row_step + kw * dilation;
+      for (int v = 0; v < kV; ++v)
+        best[v] = max_of(load_strided(at + v * kLanes * stride, stride, count_of(v)), best[v]);
+    }
+  for (int v = 0; v < kV; ++v)
+    _mm512_mask_storeu_ps(out + v * kLanes, first_lanes(count_of(v)), best[v]);
 }
 
 }  // namespace
@@ -51,14 +64,13 @@ __m512 window_max(const float* src, int64_t stride, int64_t kernel, int64_t dila
 int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                         int64_t stride, int64_t kernel, int64_t dilation) {
   if (stride != 1 && stride != 2) return 0;
-  for (int64_t o = 0; o < n; o += kLanes) {
-    const int64_t count = n - o < kLanes ? n - o : kLanes;
-    const float* at = src + o * stride;
-    __m512 best = window_max(at, stride, kernel, dilation, count, _mm512_setzero_ps(), true);
-    for (int64_t r = 1; r < rows; ++r)
-      best = window_max(at + r * row_step, stride, kernel, dilation, count, best, false);
-    _mm512_mask_storeu_ps(out + o, first_lanes(count), best);
+  int64_t o = 0;
+  for (; n - o > kLanes; o += 2 * kLanes) {
+    const int64_t last = n - o - kLanes < kLanes ? n - o - kLanes : kLanes;
+    max_vectors<2>(out + o, src + o * stride, row_step, rows, stride, kernel, dilation, last);
   }
+  if (o < n)
+    max_vectors<1>(out + o, src + o * stride, row_step, rows, stride, kernel, dilation, n - o);
   return n;
 }
 
