@@ -4,6 +4,8 @@
 // so nothing past a window is touched), strided windows through one two-source permutation.
 #include <immintrin.h>
 
+#include <type_traits>
+
 #include "core/kernels/pool_arch.h"
 
 namespace onnxtool::kernels::detail {
@@ -88,26 +90,61 @@ int64_t fold_sum_avx512(float* acc, const float* src, int64_t n, int64_t stride,
   return n;
 }
 
+namespace {
+
+// kRows output rows' vectors at columns [o, o + count) from row oh on, each the sum from +0
+// over the window rows, then columns, in order (as the definition adds), divided by its
+// divisors. The rows' chains of adds are independent, so that their latencies overlap (a row
+// at a time, a 3x3 window's nine dependent adds and the division left 14x14 planes
+// latency-bound).
+template <int kRows>
+void average_rows(float* out, const float* padded, int64_t padded_w, int64_t out_w,
+                  int64_t stride_h, int64_t stride_w, int64_t kernel_h, int64_t kernel_w,
+                  int64_t dilation_h, int64_t dilation_w, const float* divisors, int64_t oh,
+                  int64_t o, int64_t count) {
+  const __mmask16 mask = first_lanes(count);
+  const float* window = padded + oh * stride_h * padded_w + o * stride_w;
+  const int64_t row_step = stride_h * padded_w;
+  __m512 sum[kRows];
+  for (int r = 0; r < kRows; ++r) sum[r] = _mm512_setzero_ps();
+  for (int64_t kh = 0; kh < kernel_h; ++kh)
+    for (int64_t kw = 0; kw < kernel_w; ++kw) {
+      const float* tap = window + kh * dilation_h * padded_w + kw * dilation_w;
+      for (int r = 0; r < kRows; ++r)
+        sum[r] = _mm512_add_ps(sum[r], load_strided(tap + r * row_step, stride_w, count));
+    }
+  for (int r = 0; r < kRows; ++r) {
+    const int64_t at = (oh + r) * out_w + o;
+    // Masked-off lanes divide 0 by 1, not by what lies past the row.
+    const __m512 divisor = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), mask, divisors + at);
+    _mm512_mask_storeu_ps(out + at, mask, _mm512_div_ps(sum[r], divisor));
+  }
+}
+
+}  // namespace
+
 void average_padded_plane_avx512(float* out, const float* padded, int64_t padded_w, int64_t out_h,
                                  int64_t out_w, int64_t stride_h, int64_t stride_w,
                                  int64_t kernel_h, int64_t kernel_w, int64_t dilation_h,
                                  int64_t dilation_w, const float* divisors) {
-  for (int64_t oh = 0; oh < out_h; ++oh)
+  constexpr int64_t kRows = 4;
+  for (int64_t oh = 0; oh < out_h; oh += kRows)
     for (int64_t o = 0; o < out_w; o += kLanes) {
       const int64_t count = out_w - o < kLanes ? out_w - o : kLanes;
-      const __mmask16 mask = first_lanes(count);
-      const float* window = padded + oh * stride_h * padded_w + o * stride_w;
-      // From +0, window row after window row, as the definition adds.
-      __m512 sum = _mm512_setzero_ps();
-      for (int64_t kh = 0; kh < kernel_h; ++kh)
-        for (int64_t kw = 0; kw < kernel_w; ++kw)
-          sum = _mm512_add_ps(
-              sum,
-              load_strided(window + kh * dilation_h * padded_w + kw * dilation_w, stride_w, count));
-      const int64_t at = oh * out_w + o;
-      // Masked-off lanes divide 0 by 1, not by what lies past the row.
-      const __m512 divisor = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), mask, divisors + at);
-      _mm512_mask_storeu_ps(out + at, mask, _mm512_div_ps(sum, divisor));
+      const int64_t rows = out_h - oh < kRows ? out_h - oh : kRows;
+      auto run = [&](auto rows_tag) {
+        average_rows<decltype(rows_tag)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
+                                                kernel_h, kernel_w, dilation_h, dilation_w,
+                                                divisors, oh, o, count);
+      };
+      if (rows == 4)
+        run(std::integral_constant<int, 4>{});
+      else if (rows == 3)
+        run(std::integral_constant<int, 3>{});
+      else if (rows == 2)
+        run(std::integral_constant<int, 2>{});
+      else
+        run(std::integral_constant<int, 1>{});
     }
 }
 
