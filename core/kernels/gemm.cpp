@@ -463,10 +463,13 @@ void gemm_packed_b(const PackedBGemmArgs& g) {
   c.lda = g.lda;
   int64_t a_panel_rows = 0;
   if (g.a_packed) {
-    const PackedBLayout a_layout = packed_a_layout(b.k(), g.m, b.level());
+    const int64_t rows = g.a_rows > 0 ? g.a_rows : g.m;
+    const PackedBLayout a_layout = packed_a_layout(b.k(), rows, b.level());
+    if (g.a_row0 < 0 || g.a_row0 % a_layout.panel != 0 || g.a_row0 + g.m > rows)
+      throw std::invalid_argument("gemm_packed_b: rows outside the packed A or off its panels");
     c.packed_a = g.a_packed;
     c.packed_rows = a_layout.padded_cols();
-    c.packed_row0 = 0;
+    c.packed_row0 = g.a_row0;
     a_panel_rows = a_layout.panel;
   }
   attach_packed_b(c, b.data(), b.layout(), g.col0, "gemm_packed_b");

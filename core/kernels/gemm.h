@@ -165,6 +165,9 @@ struct PackedBGemmArgs {
   // (pack_b_rows writes it from A^T's rows); then a is not read. Threads that share one A
   // pack it once between them.
   const float* a_packed = nullptr;
+  // With a_packed: this product's rows are rows [a_row0, a_row0 + m) of a packed A of a_rows
+  // rows (0: m), a_row0 a multiple of its layout's panel (threads that split the rows).
+  int64_t a_row0 = 0, a_rows = 0;
   const PackedB* b = nullptr;
   float beta = 0;
   float* c = nullptr;

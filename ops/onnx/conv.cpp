@@ -571,17 +571,18 @@ void im2col_small_plane(const Window& win, const float* xg, int64_t c0, int64_t 
   }
 }
 
-// dst (cols x rows, row stride rows) = src^T, src being rows x cols with row stride ld. In
+// dst (cols x rows, row stride dst_ld) = src^T, src being rows x cols with row stride ld. In
 // strips of 16 columns, so that each row of src gives one cache line per strip: reading a
 // column at a time, the rows' lines (ld floats apart: 2 KiB for 512 channels) fell in the same
 // few L1 sets and every read missed.
-void transpose_block(const float* src, int64_t ld, int64_t rows, int64_t cols, float* dst) {
+void transpose_block(const float* src, int64_t ld, int64_t rows, int64_t cols, float* dst,
+                     int64_t dst_ld) {
   constexpr int64_t kStrip = 16;
   for (int64_t c0 = 0; c0 < cols; c0 += kStrip) {
     const int64_t c1 = std::min(cols, c0 + kStrip);
     for (int64_t r = 0; r < rows; ++r) {
       const float* in = src + r * ld;
-      for (int64_t c = c0; c < c1; ++c) dst[c * rows + r] = in[c];
+      for (int64_t c = c0; c < c1; ++c) dst[c * dst_ld + r] = in[c];
     }
   }
 }
@@ -601,9 +602,18 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
   const int64_t kernel = win.kernel_size(), kdim = cg * kernel;
   const int64_t ohw = win.out_size(), ihw = win.in_size();
   const int64_t align = w.packed_t->front().col_align();
-  const int64_t tasks = std::min<int64_t>(ctx.threads(), (mg + align - 1) / align);
   const kernels::PackedBLayout layout =
       kernels::packed_a_layout(kdim, ohw, w.packed_t->front().level());
+  // Output channels in whole register tiles per thread; where there are fewer tiles than
+  // threads (DenseNet's 3x3 layers of 32 channels on 7x7: one tile, one thread busy), the
+  // positions are split too, in whole panels of the packed columns.
+  const int64_t col_units = (mg + align - 1) / align;
+  const int64_t col_pieces = std::min<int64_t>(ctx.threads(), col_units);
+  const int64_t row_pieces =
+      col_units < ctx.threads()
+          ? std::min<int64_t>(ctx.threads(), (ohw + layout.panel - 1) / layout.panel)
+          : 1;
+  const int64_t tasks = col_pieces * row_pieces;
   // The calling thread's buffers, kept between runs; the workers reach them by reference.
   thread_local std::vector<float> caller_packed, caller_yt;
   std::vector<float>&packed = caller_packed, &yt = caller_yt;
@@ -635,21 +645,24 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
     });
     ctx.parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
       for (int64_t t = lo; t < hi; ++t) {
-        const auto [c0, c1] = piece_bounds(mg, tasks, align, t);
+        const auto [c0, c1] = piece_bounds(mg, col_pieces, align, t % col_pieces);
+        const auto [r0, r1] = piece_bounds(ohw, row_pieces, layout.panel, t / col_pieces);
         kernels::PackedBGemmArgs args;
-        args.m = ohw;
+        args.m = r1 - r0;
         args.col0 = c0;
         args.n = c1 - c0;
         args.a_packed = packed.data();
+        args.a_row0 = r0;
+        args.a_rows = ohw;
         args.b = &(*w.packed_t)[static_cast<std::size_t>(grp)];
-        args.c = yt.data() + c0;
+        args.c = yt.data() + r0 * mg + c0;
         args.ldc = mg;
         kernels::gemm_packed_b(args);
-        float* yg = y + y_offset;
-        transpose_block(yt.data() + c0, mg, ohw, c1 - c0, yg + c0 * ohw);
+        float* yg = y + y_offset + c0 * ohw;
+        transpose_block(yt.data() + r0 * mg + c0, mg, r1 - r0, c1 - c0, yg + r0, ohw);
         finish_rows(b ? b + grp * mg + c0 : nullptr, w.epilogue,
-                    w.residual ? w.residual + y_offset + c0 * ohw : nullptr, c1 - c0, 0, ohw,
-                    yg + c0 * ohw, ohw);
+                    w.residual ? w.residual + y_offset + c0 * ohw : nullptr, c1 - c0, r0, r1, yg,
+                    ohw);
       }
     });
   }

@@ -172,6 +172,9 @@ TEST_CASE("Conv: the transposed path for small planes gives the plain product's 
       {{1, 96, 7, 7}, {70, 96, 1, 1}},                             // pointwise, odd channels
       {{1, 32, 6, 5}, {64, 16, 1, 1}, 2, {}, {}, {}, "", false},   // groups, no bias
       {{1, 8, 7}, {33, 8, 3}, 1, {1}, {1, 1}},                     // 1-D
+      // One register tile of output channels: the threads split the positions.
+      {{1, 128, 7, 7}, {32, 128, 3, 3}, 1, {1, 1}, {1, 1, 1, 1}},
+      {{2, 64, 7, 7}, {12, 64, 1, 1}},
   };
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (int threads : {1, 2}) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -514,7 +515,34 @@ TEST_CASE("a caller-packed A (pack_b_rows, packed_a_layout) gives the bits of th
         }
         INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k, " block=", block);
         CHECK(same_bits(got, want));
+        // The packed rows in pieces of whole panels (threads splitting the positions).
+        std::vector<float> pieces(want.size(), -1.0f);
+        for (int64_t r = 0; r < s.m; r += layout.panel) {
+          kernels::PackedBGemmArgs p;
+          p.m = std::min(layout.panel, s.m - r);
+          p.n = s.n;
+          p.a_packed = packed_a.data();
+          p.a_row0 = r;
+          p.a_rows = s.m;
+          p.b = &packed_b;
+          p.c = pieces.data() + r * s.n;
+          p.ldc = s.n;
+          kernels::gemm_packed_b(p);
+        }
+        CHECK(same_bits(pieces, want));
       }
+      // Rows off the panels, or past the packed A, are refused.
+      kernels::PackedBGemmArgs bad;
+      bad.m = 1;
+      bad.n = s.n;
+      bad.a_packed = packed_a.data();
+      bad.a_rows = s.m;
+      bad.b = &packed_b;
+      std::vector<float> row(static_cast<std::size_t>(s.n));
+      bad.c = row.data();
+      bad.ldc = s.n;
+      bad.a_row0 = s.m > 1 ? 1 : layout.panel;
+      CHECK_THROWS_AS(kernels::gemm_packed_b(bad), std::invalid_argument);
     }
   }
 }
