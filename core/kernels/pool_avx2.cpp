@@ -2,6 +2,8 @@
 // The pooling folds for AVX2 (see pool_arch.h for what may be included).
 #include <immintrin.h>
 
+#include <type_traits>
+
 #include "core/kernels/pool_arch.h"
 
 namespace onnxtool::kernels::detail {
@@ -38,11 +40,35 @@ __m256 window_max(const float* src, int64_t stride, int64_t kernel, int64_t dila
 
 }  // namespace
 
+namespace {
+
+// Two vectors of outputs (at and at + 8 * stride) over the window rows, their chains of maxima
+// interleaved: independent, so that their latencies overlap.
+void max_pair(float* out, const float* at, int64_t row_step, int64_t rows, int64_t stride,
+              int64_t kernel, int64_t dilation) {
+  const float* second = at + 8 * stride;
+  __m256 best0 = load_strided(at, stride), best1 = load_strided(second, stride);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t kw = r == 0 ? 1 : 0; kw < kernel; ++kw) {
+      const int64_t tap = r * row_step + kw * dilation;
+      best0 = _mm256_max_ps(load_strided(at + tap, stride), best0);
+      best1 = _mm256_max_ps(load_strided(second + tap, stride), best1);
+    }
+  _mm256_storeu_ps(out, best0);
+  _mm256_storeu_ps(out + 8, best1);
+}
+
+}  // namespace
+
 int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                       int64_t stride, int64_t kernel, int64_t dilation) {
   const int64_t span = vector_span(n, stride);
   if (span < 8) return 0;
-  for (int64_t o = 0;; o += 8) {
+  int64_t o = 0;
+  for (; o + 16 <= span; o += 16)
+    max_pair(out + o, src + o * stride, row_step, rows, stride, kernel, dilation);
+  if (o == span) return span;
+  for (;; o += 8) {
     // The last vector ends at the span's end, recomputing a few positions (a maximum does not
     // change when a value is folded in again).
     if (o + 8 > span) o = span - 8;
@@ -87,26 +113,59 @@ __m256 load_strided_masked(const float* src, int64_t stride, int64_t count) {
   return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(packed), _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
+namespace {
+
+// kRows output rows' vectors at columns [o, o + count) from row oh on (lanes past count neither
+// read nor written), each the sum from +0 over the window rows, then columns, in order, divided
+// by its divisors; the rows' chains of adds are independent, so that their latencies overlap.
+template <int kRows>
+void average_rows(float* out, const float* padded, int64_t padded_w, int64_t out_w,
+                  int64_t stride_h, int64_t stride_w, int64_t kernel_h, int64_t kernel_w,
+                  int64_t dilation_h, int64_t dilation_w, const float* divisors, int64_t oh,
+                  int64_t o, int64_t count) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane);
+  const float* window = padded + oh * stride_h * padded_w + o * stride_w;
+  const int64_t row_step = stride_h * padded_w;
+  __m256 sum[kRows];
+  for (int r = 0; r < kRows; ++r) sum[r] = _mm256_setzero_ps();
+  for (int64_t kh = 0; kh < kernel_h; ++kh)
+    for (int64_t kw = 0; kw < kernel_w; ++kw) {
+      const float* tap = window + kh * dilation_h * padded_w + kw * dilation_w;
+      for (int r = 0; r < kRows; ++r)
+        sum[r] = _mm256_add_ps(sum[r], load_strided_masked(tap + r * row_step, stride_w, count));
+    }
+  for (int r = 0; r < kRows; ++r) {
+    const int64_t at = (oh + r) * out_w + o;
+    const __m256 divisor = _mm256_maskload_ps(divisors + at, mask);
+    _mm256_maskstore_ps(out + at, mask, _mm256_div_ps(sum[r], divisor));
+  }
+}
+
+}  // namespace
+
 void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w, int64_t out_h,
                                int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
                                int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
                                const float* divisors) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  for (int64_t oh = 0; oh < out_h; ++oh)
+  constexpr int64_t kRows = 4;
+  for (int64_t oh = 0; oh < out_h; oh += kRows)
     for (int64_t o = 0; o < out_w; o += 8) {
-      // Lanes past the row's end: not read (zeros) and not written.
-      const int64_t count = out_w - o;
-      const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane);
-      const float* window = padded + oh * stride_h * padded_w + o * stride_w;
-      __m256 sum = _mm256_setzero_ps();
-      for (int64_t kh = 0; kh < kernel_h; ++kh)
-        for (int64_t kw = 0; kw < kernel_w; ++kw)
-          sum = _mm256_add_ps(
-              sum, load_strided_masked(window + kh * dilation_h * padded_w + kw * dilation_w,
-                                       stride_w, count));
-      const int64_t at = oh * out_w + o;
-      const __m256 divisor = _mm256_maskload_ps(divisors + at, mask);
-      _mm256_maskstore_ps(out + at, mask, _mm256_div_ps(sum, divisor));
+      const int64_t count = out_w - o < 8 ? out_w - o : 8;
+      const int64_t rows = out_h - oh < kRows ? out_h - oh : kRows;
+      auto run = [&](auto rows_tag) {
+        average_rows<decltype(rows_tag)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
+                                                kernel_h, kernel_w, dilation_h, dilation_w,
+                                                divisors, oh, o, count);
+      };
+      if (rows == 4)
+        run(std::integral_constant<int, 4>{});
+      else if (rows == 3)
+        run(std::integral_constant<int, 3>{});
+      else if (rows == 2)
+        run(std::integral_constant<int, 2>{});
+      else
+        run(std::integral_constant<int, 1>{});
     }
 }
 
