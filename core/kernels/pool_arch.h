@@ -7,8 +7,28 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace onnxtool::kernels::detail {
+
+// Output rows an average's vector kernels sum at once (independent chains of adds).
+constexpr int64_t kAverageRows = 4;
+
+// f(std::integral_constant<int, rows>{}) for rows in [1, kAverageRows]: the row count as a
+// constant, so that the ISA file's sums stay in registers. A template instantiated with each
+// ISA file's own lambda: no symbol is shared between the files.
+template <class F>
+void with_row_count(int64_t rows, F&& f) {
+  static_assert(kAverageRows == 4);
+  if (rows >= 4)
+    f(std::integral_constant<int, 4>{});
+  else if (rows == 3)
+    f(std::integral_constant<int, 3>{});
+  else if (rows == 2)
+    f(std::integral_constant<int, 2>{});
+  else
+    f(std::integral_constant<int, 1>{});
+}
 
 int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                       int64_t stride, int64_t kernel, int64_t dilation);

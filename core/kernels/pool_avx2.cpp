@@ -2,8 +2,6 @@
 // The pooling folds for AVX2 (see pool_arch.h for what may be included).
 #include <immintrin.h>
 
-#include <type_traits>
-
 #include "core/kernels/pool_arch.h"
 
 namespace onnxtool::kernels::detail {
@@ -148,24 +146,14 @@ void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w
                                int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
                                int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
                                const float* divisors) {
-  constexpr int64_t kRows = 4;
-  for (int64_t oh = 0; oh < out_h; oh += kRows)
+  for (int64_t oh = 0; oh < out_h; oh += kAverageRows)
     for (int64_t o = 0; o < out_w; o += 8) {
       const int64_t count = out_w - o < 8 ? out_w - o : 8;
-      const int64_t rows = out_h - oh < kRows ? out_h - oh : kRows;
-      auto run = [&](auto rows_tag) {
-        average_rows<decltype(rows_tag)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
-                                                kernel_h, kernel_w, dilation_h, dilation_w,
-                                                divisors, oh, o, count);
-      };
-      if (rows == 4)
-        run(std::integral_constant<int, 4>{});
-      else if (rows == 3)
-        run(std::integral_constant<int, 3>{});
-      else if (rows == 2)
-        run(std::integral_constant<int, 2>{});
-      else
-        run(std::integral_constant<int, 1>{});
+      with_row_count(out_h - oh, [&](auto rows) {
+        average_rows<decltype(rows)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
+                                            kernel_h, kernel_w, dilation_h, dilation_w, divisors,
+                                            oh, o, count);
+      });
     }
 }
 

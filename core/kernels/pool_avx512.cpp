@@ -4,8 +4,6 @@
 // so nothing past a window is touched), strided windows through one two-source permutation.
 #include <immintrin.h>
 
-#include <type_traits>
-
 #include "core/kernels/pool_arch.h"
 
 namespace onnxtool::kernels::detail {
@@ -127,24 +125,14 @@ void average_padded_plane_avx512(float* out, const float* padded, int64_t padded
                                  int64_t out_w, int64_t stride_h, int64_t stride_w,
                                  int64_t kernel_h, int64_t kernel_w, int64_t dilation_h,
                                  int64_t dilation_w, const float* divisors) {
-  constexpr int64_t kRows = 4;
-  for (int64_t oh = 0; oh < out_h; oh += kRows)
+  for (int64_t oh = 0; oh < out_h; oh += kAverageRows)
     for (int64_t o = 0; o < out_w; o += kLanes) {
       const int64_t count = out_w - o < kLanes ? out_w - o : kLanes;
-      const int64_t rows = out_h - oh < kRows ? out_h - oh : kRows;
-      auto run = [&](auto rows_tag) {
-        average_rows<decltype(rows_tag)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
-                                                kernel_h, kernel_w, dilation_h, dilation_w,
-                                                divisors, oh, o, count);
-      };
-      if (rows == 4)
-        run(std::integral_constant<int, 4>{});
-      else if (rows == 3)
-        run(std::integral_constant<int, 3>{});
-      else if (rows == 2)
-        run(std::integral_constant<int, 2>{});
-      else
-        run(std::integral_constant<int, 1>{});
+      with_row_count(out_h - oh, [&](auto rows) {
+        average_rows<decltype(rows)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
+                                            kernel_h, kernel_w, dilation_h, dilation_w, divisors,
+                                            oh, o, count);
+      });
     }
 }
 
