@@ -6,8 +6,9 @@
 // sum, and gives NaN where w is not finite, as the reference's padded product does).
 //
 // The plane is copied into the border once, split by row and column phase where the strides
-// are not 1, so that every tap is one contiguous vector loop over all the outputs. The loops
-// are compiled per ISA without contraction (depthwise_body.inc): the same bits on every CPU.
+// are not 1, so that every tap reads a row's outputs' inputs contiguously; the outputs go a few
+// vectors at a time (a row's, or several narrow rows') straight into the plane. The loops are
+// compiled per ISA without contraction (depthwise_body.inc): the same bits on every CPU.
 #pragma once
 
 #include <cstdint>
