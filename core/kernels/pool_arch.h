@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // What pool.cpp hands to pool_avx2.cpp and pool_avx512.cpp (compiled with their ISA's flags;
-// they include only this plain header and the intrinsics, as gemm_arch.h explains). The vector
-// code covers a prefix of the row (AVX2: the maximum, which may fold a value twice, all of it
-// when n >= 8; AVX-512: all of it, the end through masks, for strides 1 and 2) and returns how
-// many positions it did; pool.cpp finishes the rest with the scalar definitions.
+// they include only this plain header, the intrinsics and lanes_avx512.h, as gemm_arch.h explains).
+// The vector code covers a prefix of the row (AVX2: the maximum, which may fold a value twice, all
+// of it when n >= 8; AVX-512: all of it, the end through masks, for strides 1 and 2) and returns
+// how many positions it did; pool.cpp finishes the rest with the scalar definitions.
 #pragma once
 
 #include <cstdint>

@@ -2,34 +2,14 @@
 // The pooling folds for AVX-512 (see pool_arch.h for what may be included): 16 outputs a
 // vector, the row ends through mask registers (masked-off lanes are neither read nor written,
 // so nothing past a window is touched), strided windows through one two-source permutation.
-#include <immintrin.h>
-
+#include "core/kernels/lanes_avx512.h"
 #include "core/kernels/pool_arch.h"
 
 namespace onnxtool::kernels::detail {
 
 namespace {
 
-constexpr int64_t kLanes = 16;
-
-// The first `count` lanes (none for count <= 0).
-__mmask16 first_lanes(int64_t count) {
-  if (count <= 0) return 0;
-  return count >= kLanes ? static_cast<__mmask16>(0xffff)
-                         : static_cast<__mmask16>((1u << static_cast<unsigned>(count)) - 1u);
-}
-
-// src[o * stride] for the lanes o < count (others zero, nothing read for them): stride 1 or 2.
-// With stride 2 the two halves of src[0 .. 2 * count - 1) are read and their even elements
-// gathered by one permutation.
-__m512 load_strided(const float* src, int64_t stride, int64_t count) {
-  if (stride == 1) return _mm512_maskz_loadu_ps(first_lanes(count), src);
-  const int64_t span = 2 * count - 1;  // elements through the last lane's
-  const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(span), src);
-  const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(span - kLanes), src + kLanes);
-  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  return _mm512_permutex2var_ps(lo, even, hi);
-}
+constexpr int64_t kLanes = kLanes512;
 
 // vmaxps: its second operand when the first is not greater (NaNs included), so `v > best ? v :
 // best` for max_of(v, best). Through the masked form: GCC 12's plain _mm512_max_ps passes an
