@@ -21,6 +21,7 @@
 
 #include "app/cli_formats.h"
 #include "app/cli_progress.h"
+#include "app/cli_trace.h"
 #include "app/commands.h"
 #include "core/diag/error.h"
 #include "core/exec/blas.h"
@@ -58,9 +59,10 @@ struct RunOptions {
   std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (--random-inputs)
   std::vector<std::string> val_ranges;    // [NAME=]LO,HI (--random-inputs)
   std::string output_dir, npz, expect, data_dir, dump_values;
-  std::string junit;       // --junit FILE: the --expect comparison as JUnit XML
-  std::string max_memory;  // BYTES, with an optional K, M, G or T (powers of 1024)
-  double timeout = 0;      // seconds; 0: none
+  std::string junit;          // --junit FILE: the --expect comparison as JUnit XML
+  std::string profile_trace;  // --profile-trace FILE: the profiled runs as a Chrome trace
+  std::string max_memory;     // BYTES, with an optional K, M, G or T (powers of 1024)
+  double timeout = 0;         // seconds; 0: none
   double rtol = 1e-3, atol = 1e-7;
   int bench = 0, warmup = 3;
   bool profile = false, no_fold = false, no_fuse = false;
@@ -577,6 +579,17 @@ nlohmann::json expected_json(const std::vector<ExpectRow>& rows) {
 
 // ---- profile ------------------------------------------------------------------------------------
 
+// --profile-trace: the spans of the runs the profile counts (core/exec/trace.h).
+void write_trace(const RunOptions& opt, const Session& session, const std::string& model_name,
+                 DiagSink& sink) {
+  const TraceSummary t = write_profile_trace(session, model_name, opt.profile_trace);
+  spdlog::info("trace: {} spans written to {}", t.spans, opt.profile_trace);
+  if (t.truncated)
+    sink.note("run.trace-truncated", opt.profile_trace,
+              "the trace stopped after " + std::to_string(Session::kMaxTraceSpans) +
+                  " spans: later runs are not in it (fewer --bench runs keep them all)");
+}
+
 struct OpTypeTime {
   std::string op;
   double ms = 0;
@@ -793,7 +806,8 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   so.fold_constants = !opt.no_fold && !dumping;
   so.fuse = !opt.no_fuse && !dumping;
   so.disabled_passes = opt.disabled_passes;
-  so.profile = opt.profile;
+  so.profile = opt.profile || !opt.profile_trace.empty();
+  so.trace = !opt.profile_trace.empty();
   so.timeout_seconds = opt.timeout;
   Session session(model, so);
   for (const auto& w : session.warnings()) sink.report(w);
@@ -825,13 +839,14 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   if (opt.bench > 0) {
     Progress progress(io, g, static_cast<std::size_t>(opt.warmup + opt.bench));
     r.bench = bench(session, feeds, opt.warmup, opt.bench, r.outputs, progress);
-  } else if (opt.profile && opt.warmup > 0 && opt.dump_values.empty()) {
+  } else if (so.profile && opt.warmup > 0 && opt.dump_values.empty()) {
     // A profile of the first run measures page faults and first-touch allocation: the first
     // run counts as one warm-up, then the rest, then one profiled run (--warmup 0: the first).
     for (int i = 1; i < opt.warmup; ++i) session.run(feeds);
     session.reset_profile();
     r.outputs = session.run(feeds);
   }
+  if (!opt.profile_trace.empty()) write_trace(opt, session, model.name, sink);
   write_outputs(opt, session, r.outputs, sink, io);
   if (!opt.expect.empty()) r.expected = compare_expected(opt, session, r.outputs);
   expected = r.expected;
@@ -979,6 +994,11 @@ Command add_run(CLI::App& app, GlobalOptions&) {
                   "time per operator type and per node, of a run after the warm-up (--warmup), "
                   "or of the --bench runs");
   c.app->add_option("--top", opt->top, "nodes to list with --profile (default 10)");
+  c.app
+      ->add_option("--profile-trace", opt->profile_trace,
+                   "write the runs --profile times as a Chrome trace to FILE (Perfetto, "
+                   "chrome://tracing): each node, and its parallel chunks on every thread")
+      ->type_name("FILE");
   c.app->add_option("--data-dir", opt->data_dir,
                     "directory holding external data (default: the model's directory)");
   c.app

@@ -8,7 +8,7 @@ _onnxtool() {
   case "$sub" in
     check) local opts='--help -h --format --strict --max-errors --verify-data --full --data-dir --ignore --warn --error --config --no-config --list-rules' ;;
     info) local opts='--help -h --data-dir --top --cost --top-nodes --dim --input-shape' ;;
-    run) local opts='--help -h --input --inputs --random-inputs --seed --dim --input-shape --val-range --output-dir --npz --expect --allow-missing --junit --rtol --atol --bench --warmup --profile --top --data-dir --dump-values --max-memory --timeout --no-fold --no-fuse --disable-pass' ;;
+    run) local opts='--help -h --input --inputs --random-inputs --seed --dim --input-shape --val-range --output-dir --npz --expect --allow-missing --junit --rtol --atol --bench --warmup --profile --top --profile-trace --data-dir --dump-values --max-memory --timeout --no-fold --no-fuse --disable-pass' ;;
     test) local opts='--help -h --filter --junit --rtol --atol --timeout --no-fuse --in-process' ;;
     shape-infer) local opts='--help -h --in-place --strict --dim --input-shape --explain --data-dir' ;;
     convert) local opts='--help -h --from --to --external-data --size-threshold --embed-external-data --data-dir --inline-limit --opset --ir-version --allow-approximate --toposort --expose-values --dry-run' ;;

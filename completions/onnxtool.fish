@@ -49,6 +49,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from run' -l bench -r -d 'time N
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l warmup -r -d 'untimed runs before --bench or --profile (default 3)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l profile -d 'time per operator type and per node, of a run after the warm-up (--warmup), or of the --bench runs'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l top -r -d 'nodes to list with --profile (default 10)'
+complete -c onnxtool -n '__fish_seen_subcommand_from run' -l profile-trace -r -d 'write the runs --profile times as a Chrome trace to FILE (Perfetto, chrome://tracing): each node, and its parallel chunks on every thread'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l data-dir -r -d 'directory holding external data (default: the model'\''s directory)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l dump-values -r -d 'write every value the run produces to DIR as .npy, listed in DIR/values.json (runs unfolded and unfused)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l max-memory -r -d 'stop when tensors would hold more than this (512M, 4G; default 3/4 of RAM)'

@@ -62,6 +62,7 @@ struct PlanNode {
   struct Timing {
     std::atomic<int64_t> calls{0}, total_ns{0};
     std::atomic<int64_t> macs{0};  // multiply-accumulates, when the operator counts them
+    int32_t trace_index = -1;      // its place in Session::profile(), for traces; -1: none
   };
   std::unique_ptr<Timing> timing = std::make_unique<Timing>();
 };

@@ -8,6 +8,7 @@
 
 #include "core/exec/kernel.h"
 #include "core/exec/thread_pool.h"
+#include "core/exec/trace.h"
 #include "core/registry/schema.h"
 #include "onnx.pb.h"
 
@@ -245,13 +246,38 @@ void Runner::run(Frame& frame) const {
       run_node(pn, frame);
       continue;
     }
+    TraceRecorder* recorder = current_trace().recorder;
+    if (recorder && pn.timing->trace_index >= 0) {
+      run_traced(pn, frame, *recorder);
+      continue;
+    }
     const auto start = Clock::now();
     run_node(pn, frame);
-    const auto ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-    pn.timing->total_ns.fetch_add(ns, std::memory_order_relaxed);
-    pn.timing->calls.fetch_add(1, std::memory_order_relaxed);
+    add_time(pn, start);
   }
+}
+
+void Runner::add_time(const PlanNode& pn, std::chrono::steady_clock::time_point start) const {
+  const auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
+  pn.timing->total_ns.fetch_add(ns, std::memory_order_relaxed);
+  pn.timing->calls.fetch_add(1, std::memory_order_relaxed);
+}
+
+// A timed node of a traced run: its span on this thread, and the node named to the parallel
+// loops it issues, so that their chunks are recorded as its own.
+void Runner::run_traced(const PlanNode& pn, Frame& frame, TraceRecorder& recorder) const {
+  const TraceScope scope({&recorder, pn.timing->trace_index});
+  TraceSpan span;
+  span.node = pn.timing->trace_index;
+  span.thread = trace_thread();
+  span.begin_ns = recorder.now_ns();
+  const auto start = std::chrono::steady_clock::now();
+  run_node(pn, frame);
+  add_time(pn, start);
+  span.end_ns = recorder.now_ns();
+  recorder.add(span);
 }
 
 std::vector<Value> Runner::run_graph(const GraphPlan& plan, const std::vector<Value>& inputs,

@@ -14,6 +14,7 @@
 namespace onnxtool {
 
 class ThreadPool;
+class TraceRecorder;
 
 namespace exec_detail {
 
@@ -62,6 +63,8 @@ class Runner {
 
  private:
   void run_node(const PlanNode& pn, Frame& frame) const;
+  void run_traced(const PlanNode& pn, Frame& frame, TraceRecorder& recorder) const;
+  void add_time(const PlanNode& pn, std::chrono::steady_clock::time_point start) const;
   void check_input_types(const PlanNode& pn, const std::vector<const Value*>& inputs) const;
   [[noreturn]] void fail_at(const PlanNode& pn, ErrorKind kind, const std::string& rule,
                             const std::string& message) const;

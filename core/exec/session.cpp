@@ -239,6 +239,14 @@ std::unique_ptr<InferResult> infer_for_planning(const Model& model, const Regist
   }
 }
 
+// Numbers the nodes in the order of collect_timings, which is Session::profile()'s.
+void number_nodes(const exec_detail::GraphPlan& plan, int32_t& next) {
+  for (const auto& pn : plan.nodes) {
+    pn.timing->trace_index = next++;
+    for (const auto& [graph, sub] : pn.subgraphs) number_nodes(*sub, next);
+  }
+}
+
 }  // namespace
 
 Session::Session(const Model& model, SessionOptions options)
@@ -258,6 +266,11 @@ Session::Session(const Model& model, SessionOptions options)
   {
     const exec_detail::LargeBlockCachingPaused planning;
     plan_ = build_plan(options_.fold_constants, stats_, &warnings_);
+  }
+  if (options_.profile && options_.trace) {
+    recorder_ = std::make_unique<TraceRecorder>(pool_->size(), kMaxTraceSpans);
+    int32_t next = 0;
+    number_nodes(*plan_, next);
   }
 
   const auto& g = model.proto->graph();
@@ -383,7 +396,11 @@ std::vector<Value> Session::run(const std::vector<std::pair<std::string, Value>>
   bind_feeds(feeds, frame);
   if (observer) report_inputs(feeds, *observer);
   const exec_detail::RunDeadline deadline(options_.timeout_seconds);
-  runner_->run(frame);
+  if (recorder_ && recorder_->claim()) {
+    run_traced(frame);
+  } else {
+    runner_->run(frame);
+  }
   std::vector<Value> outs;
   outs.reserve(plan.outputs.size());
   for (const auto& ref : plan.outputs) outs.push_back(exec_detail::resolve(ref, frame));
@@ -415,6 +432,35 @@ void collect_timings(const exec_detail::GraphPlan& plan, int depth, std::vector<
 
 void Session::reset_profile() {
   reset_timings(*plan_);
+  if (recorder_) recorder_->clear();
+}
+
+std::vector<TraceSpan> Session::trace() const {
+  return recorder_ ? recorder_->spans() : std::vector<TraceSpan>{};
+}
+
+bool Session::trace_truncated() const {
+  return recorder_ && recorder_->truncated();
+}
+
+// A run into the trace (the recorder claimed by the caller): its span on lane 0, whatever thread
+// calls, so that it never shares a lane with the pool's workers.
+void Session::run_traced(Frame& frame) const {
+  struct Claim {
+    TraceRecorder& recorder;
+    int lane = trace_thread();
+    ~Claim() {
+      set_trace_thread(lane);
+      recorder.release();
+    }
+  } claim{*recorder_};
+  set_trace_thread(0);
+  const TraceScope scope({recorder_.get(), -1});
+  TraceSpan span;
+  span.begin_ns = recorder_->now_ns();
+  runner_->run(frame);
+  span.end_ns = recorder_->now_ns();
+  recorder_->add(span);
 }
 
 std::vector<NodeProfile> Session::profile() const {

@@ -39,6 +39,7 @@
 #include "core/diag/diagnostic.h"
 #include "core/diag/error.h"
 #include "core/exec/observer.h"
+#include "core/exec/trace.h"
 #include "core/types/value.h"
 
 namespace onnx {
@@ -72,6 +73,9 @@ struct SessionOptions {
   // Run shape inference at planning, so that kernels' prepare steps know input shapes.
   bool infer_shapes = true;
   bool profile = false;  // time every node of the main graph
+  // With profile: record the profiled nodes' spans, and their parallel chunks on each thread,
+  // for trace() (run --profile-trace).
+  bool trace = false;
   // A run that takes longer fails at the node it reached (exec.timeout); 0: no limit.
   double timeout_seconds = 0;
   // nullptr: the parser core/text registers (default_function_body_parser()), if any.
@@ -156,13 +160,20 @@ class Session {
   // Per node, accumulated over every run since creation (options.profile): the main graph's
   // nodes in order, each followed by the nodes of its subgraphs (calls count every iteration).
   std::vector<NodeProfile> profile() const;
-  // Starts the accumulation of profile() afresh (after warm-up runs).
+  // Starts the accumulation of profile() (and of trace()) afresh (after warm-up runs).
   void reset_profile();
+  // options.trace: the spans of the runs since reset_profile(), by start time; their nodes index
+  // profile(). Empty without options.trace. Call between runs.
+  std::vector<TraceSpan> trace() const;
+  // Whether trace() stopped at its cap of spans (kMaxTraceSpans).
+  bool trace_truncated() const;
+  static constexpr std::size_t kMaxTraceSpans = 1'000'000;  // 48 MB
   int threads() const;
 
  private:
   void bind_feeds(const std::vector<std::pair<std::string, Value>>& feeds,
                   exec_detail::Frame& frame) const;
+  void run_traced(exec_detail::Frame& frame) const;
   // Findings that did not stop planning go to *warnings, when given.
   std::unique_ptr<exec_detail::GraphPlan> build_plan(
       bool defaults_as_constants, SessionStats& stats,
@@ -174,6 +185,7 @@ class Session {
   const Model& model_;
   SessionOptions options_;
   std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<TraceRecorder> recorder_;  // options.trace
   std::unique_ptr<exec_detail::Runner> runner_;
   std::unique_ptr<exec_detail::GraphPlan> plan_;
   std::unique_ptr<exec_detail::GraphPlan> plan_fed_defaults_;

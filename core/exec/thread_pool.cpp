@@ -42,7 +42,7 @@ int resolve_thread_count(int requested) {
 
 ThreadPool::ThreadPool(int threads) : size_(resolve_thread_count(threads)) {
   workers_.reserve(static_cast<std::size_t>(size_ - 1));
-  for (int i = 1; i < size_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -80,6 +80,7 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, const RangeFn& fn) {
   const int64_t chunks = std::min<int64_t>(max_chunks, static_cast<int64_t>(size_) * 4);
   job.chunk = (n + chunks - 1) / chunks;
   job.chunks = (n + job.chunk - 1) / job.chunk;
+  job.trace = current_trace();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = &job;
@@ -124,7 +125,7 @@ void ThreadPool::run_chunks(Job& job) {
       const int64_t begin = c * job.chunk;
       const int64_t end = std::min(job.n, begin + job.chunk);
       try {
-        (*job.fn)(begin, end);
+        run_chunk(job, begin, end);
       } catch (...) {
         // Only the first failure is kept; the flag makes everyone else skip their next chunks.
         if (!job.failed.exchange(true)) job.error = std::current_exception();
@@ -138,7 +139,26 @@ void ThreadPool::run_chunks(Job& job) {
   }
 }
 
-void ThreadPool::worker_loop() {
+// One chunk, recorded as a span of the issuing node when its run is traced (the worker then
+// records what the chunk runs, a subgraph's nodes say, into the same trace).
+void ThreadPool::run_chunk(Job& job, int64_t begin, int64_t end) {
+  TraceRecorder* recorder = job.trace.recorder;
+  if (!recorder) return (*job.fn)(begin, end);
+  const TraceScope scope(job.trace);
+  TraceSpan span;
+  span.node = job.trace.node;
+  span.thread = trace_thread();
+  span.chunk = true;
+  span.first_item = begin;
+  span.end_item = end;
+  span.begin_ns = recorder->now_ns();
+  (*job.fn)(begin, end);
+  span.end_ns = recorder->now_ns();
+  recorder->add(span);
+}
+
+void ThreadPool::worker_loop(int index) {
+  set_trace_thread(index);
   uint64_t seen = 0;
   for (;;) {
     for (int i = 0; i < kSpinPolls && published_.load(std::memory_order_acquire) == seen; ++i)

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/exec/trace.h"
+
 namespace onnxtool {
 
 // Threads to use when the user asked for `requested` (0: every hardware thread).
@@ -49,10 +51,12 @@ class ThreadPool {
     std::atomic<int> active{0};        // workers that took this job and have not let go of it
     std::exception_ptr error;
     std::atomic<bool> failed{false};
+    TraceContext trace;  // the issuing thread's: chunks are recorded into it when it records
   };
 
-  void worker_loop();
+  void worker_loop(int index);
   void run_chunks(Job& job);
+  void run_chunk(Job& job, int64_t begin, int64_t end);
   void wait_for_chunks(Job& job);
   void retire(Job& job);
   void run_inline(int64_t n, const RangeFn& fn);

@@ -4,6 +4,7 @@
 // registry whatever other kernels exist.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -453,6 +454,74 @@ TEST_CASE("run: a float64 .npy for a float input is cast, with a note") {
   CHECK(r.code == 0);
   CHECK(r.err.find("float64 values cast to float") != std::string::npos);
   CHECK(r.out.find("1.5, -2") != std::string::npos);
+}
+
+TEST_CASE("run --profile-trace: the timed runs' nodes, and their chunks on every thread") {
+  // A 1x1 Conv over 64x64 positions: a product the two threads share.
+  TempDir tmp;
+  ModelBuilder b;
+  b.input("x", 1, {"1", "16", "64", "64"});
+  b.initializer("w", {32, 16, 1, 1}, std::vector<float>(512, 0.5f));
+  b.node("Conv", {"x", "w"}, {"c"}, "conv");
+  b.node("Softmax", {"c"}, {"y"}, "softmax");
+  b.output("y", 1, {"1", "32", "64", "64"});
+  const std::string model = (tmp / "conv.onnx").string();
+  write_file(model, b.proto().SerializeAsString());
+  const std::string trace = (tmp / "out" / "trace.json").string();
+  auto r = cli({"run", model, "--random-inputs", "--bench", "3", "--warmup", "1", "--threads", "2",
+                "--profile-trace", trace});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(read_file(trace));
+  CHECK(j["otherData"]["threads"] == 2);
+  CHECK(j["otherData"]["truncated"] == false);
+  std::vector<nlohmann::json> runs, nodes, chunks;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    CHECK(e["dur"].get<double>() >= 0);
+    if (e["cat"] == "run") runs.push_back(e);
+    if (e["cat"] == "node") nodes.push_back(e);
+    if (e["cat"] == "chunk") chunks.push_back(e);
+  }
+  // The three timed runs, not the warm-up; each runs the two nodes on the calling thread.
+  REQUIRE(runs.size() == 3);
+  REQUIRE(nodes.size() == 6);
+  auto within = [](const nlohmann::json& inner, const nlohmann::json& outer) {
+    const double start = inner["ts"], end = start + inner["dur"].get<double>();
+    const double ob = outer["ts"], oe = ob + outer["dur"].get<double>();
+    return start >= ob && end <= oe;
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    CHECK(nodes[i]["tid"] == 0);
+    CHECK(within(nodes[i], runs[i / 2]));
+  }
+  CHECK(nodes[0]["name"] == "graph.node[0] \"conv\" (Conv)");
+  CHECK(nodes[0]["args"]["op"] == "Conv");
+  // Every chunk lies inside a call of its node, and the chunks of each call cover its loop's
+  // items once.
+  std::set<int> lanes;
+  for (const auto& node : nodes) {
+    std::vector<std::pair<int64_t, int64_t>> items;
+    for (const auto& c : chunks)
+      if (c["name"] == node["name"] && within(c, node))
+        items.emplace_back(c["args"]["items"][0], c["args"]["items"][1]);
+    std::sort(items.begin(), items.end());
+    for (std::size_t k = 0; k < items.size(); ++k)
+      CHECK(items[k].first == (k == 0 ? 0 : items[k - 1].second));
+  }
+  for (const auto& c : chunks) {
+    lanes.insert(c["tid"].get<int>());
+    bool inside = false;
+    for (const auto& node : nodes)
+      inside = inside || (c["name"] == node["name"] && within(c, node));
+    CHECK(inside);
+  }
+  // The Conv's product went out in chunks, on lanes 0 and 1 only (which of them the worker
+  // takes is up to the scheduler: on a busy machine the caller may run them all).
+  CHECK_FALSE(chunks.empty());
+  REQUIRE_FALSE(lanes.empty());
+  CHECK(*lanes.begin() >= 0);
+  CHECK(*lanes.rbegin() <= 1);
 }
 
 TEST_CASE("run --profile looks inside Loop bodies") {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/exec/thread_pool.h"
+#include "core/exec/trace.h"
 
 using namespace onnxtool;
 
@@ -60,4 +61,64 @@ TEST_CASE("a nested parallel_for runs inline on the calling thread") {
 TEST_CASE("thread counts: 0 means every hardware thread") {
   CHECK(resolve_thread_count(3) == 3);
   CHECK(resolve_thread_count(0) >= 1);
+}
+
+TEST_CASE("a traced parallel_for records each chunk once, on the lane of the thread that ran it") {
+  ThreadPool pool(3);
+  TraceRecorder recorder(pool.size(), 1000);
+  const int64_t n = 64;
+  {
+    const TraceScope scope({&recorder, 7});
+    pool.parallel_for(n, 1, [&](int64_t lo, int64_t hi) {
+      // Work long enough for the workers to take chunks too.
+      volatile double sink = 0;
+      for (int64_t i = lo * 20000; i < hi * 20000; ++i) sink = sink + 1.0;
+      // The worker runs the chunk in the issuing node's context.
+      CHECK(current_trace().recorder == &recorder);
+      CHECK(current_trace().node == 7);
+    });
+  }
+  CHECK(current_trace().recorder == nullptr);
+  const auto spans = recorder.spans();
+  std::vector<int> covered(static_cast<std::size_t>(n), 0);
+  for (const auto& s : spans) {
+    CHECK(s.chunk);
+    CHECK(s.node == 7);
+    CHECK(s.thread >= 0);
+    CHECK(s.thread < pool.size());
+    CHECK(s.end_ns >= s.begin_ns);
+    for (int64_t i = s.first_item; i < s.end_item; ++i) ++covered[static_cast<std::size_t>(i)];
+  }
+  for (int c : covered) CHECK(c == 1);
+  for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i - 1].begin_ns <= spans[i].begin_ns);
+  // Without a recorder in the issuing thread's context, nothing is recorded.
+  recorder.clear();
+  pool.parallel_for(n, 1, [](int64_t, int64_t) {});
+  CHECK(recorder.spans().empty());
+}
+
+TEST_CASE("a trace recorder keeps spans up to its cap, then says it was truncated") {
+  TraceRecorder recorder(2, 3);
+  CHECK(recorder.claim());
+  CHECK_FALSE(recorder.claim());  // one run records at a time
+  for (int i = 0; i < 5; ++i) {
+    TraceSpan s;
+    s.thread = i % 2;
+    s.begin_ns = 10 - i;
+    s.end_ns = 20;
+    recorder.add(s);
+  }
+  TraceSpan stranger;
+  stranger.thread = 5;  // a lane this recorder does not have: another pool's thread
+  recorder.add(stranger);
+  const auto spans = recorder.spans();
+  REQUIRE(spans.size() == 3);
+  CHECK(spans[0].begin_ns == 8);
+  CHECK(spans[2].begin_ns == 10);
+  CHECK(recorder.truncated());
+  recorder.release();
+  CHECK(recorder.claim());
+  recorder.clear();
+  CHECK(recorder.spans().empty());
+  CHECK_FALSE(recorder.truncated());
 }
