@@ -17,6 +17,7 @@
 
 #include "core/kernels/gemm_arch.h"
 #include "core/kernels/vmath.h"
+#include "core/util/scratch.h"
 
 namespace onnxtool::kernels {
 
@@ -415,7 +416,7 @@ void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int
   if (!transform.scale) return pack_b_rows(layout, rows, ld, p0, p1, out);
   // Row by row through a transformed copy.
   thread_local std::vector<float> row;
-  row.resize(static_cast<std::size_t>(layout.n));
+  scratch_of(row, static_cast<std::size_t>(layout.n));
   for (int64_t p = p0; p < p1; ++p) {
     affine_f32(rows + (p - p0) * ld, transform.scale[p], transform.shift[p], row.data(), layout.n,
                transform.activation);

@@ -21,6 +21,7 @@
 #include "core/kernels/vmath.h"
 #include "core/kernels/winograd.h"
 #include "core/registry/fusion.h"
+#include "core/util/scratch.h"
 #include "onnx.pb.h"
 #include "ops/onnx/im2col.h"
 #include "ops/onnx/integer_common.h"
@@ -164,7 +165,7 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
       const int64_t blocks = (g.out_channels + lanes - 1) / lanes;
       ctx.parallel_for(g.batch * blocks, 1, [&](int64_t lo, int64_t hi) {
         thread_local std::vector<float> scratch;
-        scratch.resize(static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)));
+        scratch_of(scratch, static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)));
         for (int64_t task = lo; task < hi; ++task) {
           const int64_t n = task / blocks, c0 = task % blocks * lanes;
           kernels::ChannelBlock block;
@@ -188,7 +189,7 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
       // A task's planes of one image at once: their input and output planes are consecutive.
       ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
         thread_local std::vector<float> scratch;
-        scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
+        scratch_of(scratch, static_cast<std::size_t>(kernels::depthwise_scratch(p)));
         for (int64_t first = lo; first < hi;) {
           const int64_t n = first / g.out_channels, m = first % g.out_channels;
           const int64_t last = std::min(hi, (n + 1) * g.out_channels);
@@ -212,7 +213,7 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
     }
     ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
       thread_local std::vector<float> scratch;
-      scratch.resize(static_cast<std::size_t>(kernels::depthwise_scratch(p)));
+      scratch_of(scratch, static_cast<std::size_t>(kernels::depthwise_scratch(p)));
       for (int64_t plane = lo; plane < hi; ++plane) {
         const int64_t n = plane / g.out_channels, m = plane % g.out_channels;
         float* dst = y + plane * oh * ow;
@@ -437,7 +438,7 @@ void im2col_packed(const Window& win, const float* xg, int64_t c0, int64_t c1, i
                    int64_t p1, const kernels::PackedBLayout& layout, float* out) {
   const kernels::PlaneWindow p = plane_window_of(win);
   thread_local std::vector<float> scratch;
-  scratch.resize(static_cast<std::size_t>(kernels::im2col_packed_scratch(p, p0, p1)));
+  scratch_of(scratch, static_cast<std::size_t>(kernels::im2col_packed_scratch(p, p0, p1)));
   kernels::im2col_packed(p, xg, c0, c1, p0, p1, layout, out, scratch.data());
 }
 
@@ -507,7 +508,7 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
     const int64_t col_size = packed ? layout_of(0, tile).size() : kdim * tile;
     ctx.parallel_for(items * tiles, 1, [&](int64_t lo, int64_t hi) {
       thread_local std::vector<F> col;
-      col.resize(static_cast<std::size_t>(col_size));
+      scratch_of(col, static_cast<std::size_t>(col_size));
       for (int64_t t = lo; t < hi; ++t) {
         const int64_t item = t / tiles, grp = item % g.group;
         const auto [p0, p1] = piece_bounds(ohw, tiles, kColumnQuantum, t % tiles);
@@ -526,7 +527,7 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
   // workers reach it through this reference (naming the thread_local there would be theirs).
   thread_local std::vector<F> caller_col;
   std::vector<F>& col = caller_col;
-  col.resize(static_cast<std::size_t>(packed ? layout_of(0, ohw).size() : kdim * ohw));
+  scratch_of(col, static_cast<std::size_t>(packed ? layout_of(0, ohw).size() : kdim * ohw));
   for (int64_t item = 0; item < items; ++item) {
     ctx.parallel_for(
         cg, 1, [&](int64_t c0, int64_t c1) { build_columns(item, c0, c1, 0, ohw, col.data()); });
@@ -617,8 +618,8 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
   // The calling thread's buffers, kept between runs; the workers reach them by reference.
   thread_local std::vector<float> caller_packed, caller_yt;
   std::vector<float>&packed = caller_packed, &yt = caller_yt;
-  yt.resize(static_cast<std::size_t>(ohw * mg));
-  packed.resize(static_cast<std::size_t>(layout.size()));
+  scratch_of(yt, static_cast<std::size_t>(ohw * mg));
+  scratch_of(packed, static_cast<std::size_t>(layout.size()));
   const bool pointwise = win.is_pointwise();
   for (int64_t item = 0; item < g.batch * g.group; ++item) {
     const int64_t grp = item % g.group;
@@ -636,7 +637,7 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
         return;
       }
       thread_local std::vector<float> cols;  // this chunk's columns, plain
-      cols.resize(static_cast<std::size_t>((c1 - c0) * kernel * ohw));
+      scratch_of(cols, static_cast<std::size_t>((c1 - c0) * kernel * ohw));
       if (win.rank() == 2)
         im2col_small_plane(win, xg, c0, c1, cols.data());
       else
@@ -818,8 +819,8 @@ struct WinogradJob {
 void winograd_by_units(const KernelContext& ctx, const WinogradJob& job) {
   ctx.parallel_for(job.units, 1, [&](int64_t lo, int64_t hi) {
     thread_local std::vector<float> v, m;
-    v.resize(static_cast<std::size_t>(job.v_size));
-    m.resize(static_cast<std::size_t>(job.m_size));
+    scratch_of(v, static_cast<std::size_t>(job.v_size));
+    scratch_of(m, static_cast<std::size_t>(job.m_size));
     for (int64_t u = lo; u < hi; ++u) {
       const WinogradJob::Unit r = job.unit(u);
       job.transform(r, 0, job.cg, v.data());
@@ -835,8 +836,8 @@ void winograd_by_rows(const KernelContext& ctx, const WinogradJob& job) {
   const int64_t pieces = std::min<int64_t>(ctx.threads(), (job.mg + align - 1) / align);
   ctx.parallel_for(pieces, 1, [&](int64_t lo, int64_t hi) {
     thread_local std::vector<float> v, m;
-    v.resize(static_cast<std::size_t>(job.units * job.v_size));
-    m.resize(static_cast<std::size_t>(job.m_size));
+    scratch_of(v, static_cast<std::size_t>(job.units * job.v_size));
+    scratch_of(m, static_cast<std::size_t>(job.m_size));
     for (int64_t u = 0; u < job.units; ++u)
       job.transform(job.unit(u), 0, job.cg, v.data() + u * job.v_size);
     for (int64_t t = lo; t < hi; ++t) {
@@ -854,7 +855,7 @@ void winograd_shared_units(const KernelContext& ctx, const WinogradJob& job) {
   // reference.
   thread_local std::vector<float> caller_v;
   std::vector<float>& v = caller_v;
-  v.resize(static_cast<std::size_t>(job.units * job.v_size));
+  scratch_of(v, static_cast<std::size_t>(job.units * job.v_size));
   const int64_t cg = job.cg;
   ctx.parallel_for(job.units * cg, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi;) {
@@ -869,7 +870,7 @@ void winograd_shared_units(const KernelContext& ctx, const WinogradJob& job) {
   const int64_t pieces = std::min(wanted, (job.mg + align - 1) / align);
   ctx.parallel_for(job.units * pieces, 1, [&](int64_t lo, int64_t hi) {
     thread_local std::vector<float> m;
-    m.resize(static_cast<std::size_t>(job.m_size));
+    scratch_of(m, static_cast<std::size_t>(job.m_size));
     for (int64_t t = lo; t < hi; ++t) {
       const auto [r0, r1] = piece_bounds(job.mg, pieces, align, t % pieces);
       job.rows(job.unit(t / pieces), v.data() + (t / pieces) * job.v_size, r0, r1, m.data());

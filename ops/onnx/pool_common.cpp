@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/kernels/pool.h"
+#include "core/util/scratch.h"
 
 namespace onnxtool::ops::nn {
 
@@ -228,7 +229,7 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
     return true;
   }
   thread_local std::vector<A> acc;
-  acc.resize(static_cast<std::size_t>(w.out));
+  scratch_of(acc, static_cast<std::size_t>(w.out));
   for (int64_t oh = 0; oh < h.out; ++oh) {
     T* out = y + (plane * h.out + oh) * w.out;
     if (h.lo[oh] == h.hi[oh]) {
@@ -264,8 +265,8 @@ bool sum_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
     return false;
   const T* src = x + plane * h.in * w.in;
   thread_local std::vector<A> acc, divisor;
-  acc.resize(static_cast<std::size_t>(w.out));
-  divisor.resize(static_cast<std::size_t>(w.out));
+  scratch_of(acc, static_cast<std::size_t>(w.out));
+  scratch_of(divisor, static_cast<std::size_t>(w.out));
   for (int64_t oh = 0; oh < h.out; ++oh) {
     T* out = y + (plane * h.out + oh) * w.out;
     std::fill(acc.begin() + first, acc.begin() + last, A(0));
@@ -383,7 +384,7 @@ bool max_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
   const float* origin = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
   float* out = y + plane * h.out * w.out;
   const int64_t n = (h.out - 1) * pw + w.out;
-  acc.resize(static_cast<std::size_t>(n));
+  scratch_of(acc, static_cast<std::size_t>(n));
   kernels::max_rows(acc.data(), origin, h.dilation * pw, h.kernel, {n, 1, w.kernel, w.dilation});
   for (int64_t oh = 0; oh < h.out; ++oh)
     std::copy(acc.begin() + oh * pw, acc.begin() + oh * pw + w.out, out + oh * w.out);
