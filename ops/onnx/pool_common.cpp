@@ -537,6 +537,69 @@ GlobalPoolState prepare_global_pool(PrepareContext& ctx) {
   return s;
 }
 
+namespace {
+
+template <class T>
+void global_plane(PoolKind kind, double p, const T* src, int64_t n, T* dst) {
+  using A = acc_t<T>;
+  A acc = kind == PoolKind::max ? -std::numeric_limits<A>::infinity() : A(0);
+  if (kind == PoolKind::max) {
+    for (int64_t i = 0; i < n; ++i) acc = std::max(acc, load<T>(src[i]));
+  } else if (kind == PoolKind::average) {
+    for (int64_t i = 0; i < n; ++i) acc += load<T>(src[i]);
+    acc /= static_cast<A>(n);
+  } else if (p == 2) {
+    for (int64_t i = 0; i < n; ++i) acc += load<T>(src[i]) * load<T>(src[i]);
+    acc = std::sqrt(acc);
+  } else {
+    for (int64_t i = 0; i < n; ++i) acc += std::pow(std::abs(load<T>(src[i])), static_cast<A>(p));
+    acc = std::pow(acc, A(1) / static_cast<A>(p));
+  }
+  *dst = store<T>(acc);
+}
+
+// Planes' averages, kAveragedAtOnce planes at a time: each plane's sum from +0 in element order,
+// divided by its element count (global_plane's arithmetic, and AveragePool's over a window that
+// is its whole plane). A plane's adds depend on one another; summing several planes together
+// keeps the adder busy (ResNet-50's last AveragePool, 2048 planes of 7x7, a plane at a time was
+// bound by the latency of its 49 adds).
+constexpr int64_t kAveragedAtOnce = 8;
+
+template <class T>
+void average_planes(const T* src, int64_t size, int64_t first, int64_t last, T* dst) {
+  using A = acc_t<T>;
+  int64_t plane = first;
+  for (; plane + kAveragedAtOnce <= last; plane += kAveragedAtOnce) {
+    A acc[kAveragedAtOnce] = {};
+    const T* x = src + plane * size;
+    for (int64_t i = 0; i < size; ++i)
+      for (int64_t j = 0; j < kAveragedAtOnce; ++j) acc[j] += load<T>(x[j * size + i]);
+    for (int64_t j = 0; j < kAveragedAtOnce; ++j)
+      dst[plane + j] = store<T>(acc[j] / static_cast<A>(size));
+  }
+  for (; plane < last; ++plane)
+    global_plane(PoolKind::average, 2.0, src + plane * size, size, dst + plane);
+}
+
+// Whether each output is the average of one whole input plane: one output per plane, the window
+// the plane itself (no padding inside it, undilated).
+bool averages_whole_planes(const Window& w) {
+  for (std::size_t a = 0; a < w.rank(); ++a)
+    if (w.out[a] != 1 || w.kernel[a] != w.in[a] || w.pad_begin[a] != 0 || w.dilation[a] != 1)
+      return false;
+  return true;
+}
+
+// Y's planes each the average of X's, split across the threads.
+template <class T>
+void average_whole_planes(const KernelContext& ctx, const T* x, int64_t planes, int64_t size,
+                          T* y) {
+  ctx.parallel_for(planes, grain_for(size),
+                   [&](int64_t lo, int64_t hi) { average_planes(x, size, lo, hi, y); });
+}
+
+}  // namespace
+
 void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   const Tensor& x = ctx.input(0);
   require_spatial_input(ctx, x);
@@ -558,6 +621,13 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
     job.indices = ctx.output(1, DataType::int64, shape).mutable_data<int64_t>();
   if (y.numel() == 0) return;
   const int64_t planes = x.shape()[0] * x.shape()[1];
+  if (kind == PoolKind::average && win.rank() <= 3 && averages_whole_planes(win)) {
+    visit_float(ctx, x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      average_whole_planes(ctx, x.data<T>(), planes, win.in_size(), y.mutable_data<T>());
+    });
+    return;
+  }
   if (win.rank() > 3 && job.indices)
     ctx.fail("MaxPool's Indices output is supported for up to 3 spatial dims");
   const Geometry3 g = win.rank() <= 3 ? geometry3(win) : Geometry3{};
@@ -585,29 +655,6 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   });
 }
 
-namespace {
-
-template <class T>
-void global_plane(PoolKind kind, double p, const T* src, int64_t n, T* dst) {
-  using A = acc_t<T>;
-  A acc = kind == PoolKind::max ? -std::numeric_limits<A>::infinity() : A(0);
-  if (kind == PoolKind::max) {
-    for (int64_t i = 0; i < n; ++i) acc = std::max(acc, load<T>(src[i]));
-  } else if (kind == PoolKind::average) {
-    for (int64_t i = 0; i < n; ++i) acc += load<T>(src[i]);
-    acc /= static_cast<A>(n);
-  } else if (p == 2) {
-    for (int64_t i = 0; i < n; ++i) acc += load<T>(src[i]) * load<T>(src[i]);
-    acc = std::sqrt(acc);
-  } else {
-    for (int64_t i = 0; i < n; ++i) acc += std::pow(std::abs(load<T>(src[i])), static_cast<A>(p));
-    acc = std::pow(acc, A(1) / static_cast<A>(p));
-  }
-  *dst = store<T>(acc);
-}
-
-}  // namespace
-
 void global_pool_kernel(KernelContext& ctx, const GlobalPoolState& s, PoolKind kind) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2)
@@ -624,6 +671,7 @@ void global_pool_kernel(KernelContext& ctx, const GlobalPoolState& s, PoolKind k
     using T = decltype(tag);
     const T* src = x.data<T>();
     T* dst = y.mutable_data<T>();
+    if (kind == PoolKind::average) return average_whole_planes(ctx, src, planes, size, dst);
     ctx.parallel_for(planes, grain_for(size), [&](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) global_plane(kind, p, src + i * size, size, dst + i);
     });

@@ -236,6 +236,10 @@ TEST_CASE("AveragePool in float gives the bits of the plain loop on every path")
       {{1, 2, 28, 13}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, true},
       {{1, 2, 9, 11}, {2, 3}, {1, 1}, {0, 2, 1, 0}, {2, 1}},
       {{1, 1, 5, 40}, {3, 3}, {1, 1}, {2, 2, 2, 2}},
+      // Windows that are whole planes: summed several planes at once (19 and 18 planes: whole
+      // groups and a rest).
+      {{1, 19, 7, 7}, {7, 7}, {1, 1}, {0, 0, 0, 0}},
+      {{2, 9, 3, 4}, {3, 4}, {2, 2}, {0, 0, 0, 0}},
   };
   for (bool include_pad : {false, true})
     for (const PoolCase& c : cases) {
@@ -269,6 +273,11 @@ TEST_CASE("AveragePool in float gives the bits of the plain loop on every path")
           }
       REQUIRE(got.numel() == static_cast<int64_t>(want.size()));
       CHECK(std::memcmp(got.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
+      // Over whole planes GlobalAveragePool is the same arithmetic.
+      if (w.out[0] * w.out[1] != 1) continue;
+      const Tensor global = run_node({"y = GlobalAveragePool (x)", 22, {{"x", x}}})[0].tensor();
+      REQUIRE(global.numel() == got.numel());
+      CHECK(std::memcmp(global.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
     }
 }
 
