@@ -99,7 +99,9 @@ class KernelContext : public NodeInfo {
   const Tensor& input(std::size_t i) const;
 
   virtual std::size_t num_outputs() const = 0;
-  // Named in the node (an unused optional output need not be computed).
+  // Named in the node and read by something (a node, a subgraph or the graph's outputs; with
+  // the fusions off, every named output counts as read): an output it says no to need not be
+  // computed.
   virtual bool has_output(std::size_t i) const = 0;
   // Allocates output i (zero-filled) and returns it for the kernel to fill.
   virtual Tensor& output(std::size_t i, DataType type, Shape shape) = 0;

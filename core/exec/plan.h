@@ -46,6 +46,10 @@ struct PlanNode {
   std::vector<std::optional<ValueRef>> inputs;  // nullopt: omitted optional input
   std::vector<int> outputs;                     // slots; -1: omitted output
   std::vector<int> release;  // slots whose last use is this node: dropped right after it
+  // Per output: true where nothing reads it (no node, subgraph or graph output), so that the
+  // kernel need not compute it (KernelContext::has_output says no). Only with the fusions on:
+  // without them (--dump-values) every value the graph names is made.
+  std::vector<bool> unread_outputs;
   // Per input: element types the schema allows, one bit per DataType (0: not checked).
   std::vector<uint64_t> allowed_types;
   // Graph-valued attributes, planned with this node's graph as their outer scope.

@@ -165,6 +165,7 @@ class GraphBuilder {
   int new_slot(const std::string& name);
   int add_constant(Value v);
   void mark_use(int slot, int node_index);
+  void mark_unread(PlanNode& pn, int slot);
   void define(const std::string& name, ValueRef ref, const std::string& loc);
 
   void add_initializers(const ir::Graph& g);
@@ -358,7 +359,15 @@ void GraphBuilder::finish() {
     const int at = last_use_[s] >= 0 ? last_use_[s] : producer_[s];
     if (keep[s] || at < 0) continue;
     plan_->nodes[static_cast<std::size_t>(at)].release.push_back(slot);
+    if (last_use_[s] < 0 && ctx_.options.fuse)
+      mark_unread(plan_->nodes[static_cast<std::size_t>(at)], slot);
   }
+}
+
+void GraphBuilder::mark_unread(PlanNode& pn, int slot) {
+  pn.unread_outputs.resize(pn.outputs.size(), false);
+  for (std::size_t i = 0; i < pn.outputs.size(); ++i)
+    if (pn.outputs[i] == slot) pn.unread_outputs[i] = true;
 }
 
 void GraphBuilder::plan_subgraph(PlanNode& pn, const onnx::GraphProto& key, const ir::Graph& graph,

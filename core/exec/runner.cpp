@@ -45,7 +45,8 @@ class NodeContext final : public KernelContext {
 
   std::size_t num_outputs() const override { return outputs_.size(); }
   bool has_output(std::size_t i) const override {
-    return i < outputs_.size() && !pn_.node->output(static_cast<int>(i)).empty();
+    const bool unread = i < pn_.unread_outputs.size() && pn_.unread_outputs[i];
+    return i < outputs_.size() && !pn_.node->output(static_cast<int>(i)).empty() && !unread;
   }
   Tensor& output(std::size_t i, DataType type, Shape shape) override {
     check_output_index(i);
@@ -191,6 +192,8 @@ void report_outputs(const PlanNode& pn, const Frame& frame, const std::vector<Va
   const std::string op = n.domain().empty() ? n.op_type() : n.domain() + "." + n.op_type();
   for (std::size_t i = 0; i < pn.outputs.size() && i < outs.size(); ++i) {
     if (pn.outputs[i] < 0) continue;
+    // An output nothing reads, which the kernel was told it need not make.
+    if (outs[i].is_none() && i < pn.unread_outputs.size() && pn.unread_outputs[i]) continue;
     const std::string& name = frame.plan->slot_names[static_cast<std::size_t>(pn.outputs[i])];
     (*frame.observer)(ProducedValue{name, graph, pn.location, op, &n, outs[i]});
   }

@@ -3,6 +3,7 @@
 // that the fused graph computes what the graph as written computes, up to float rounding.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -599,4 +600,35 @@ g (float[1,8,6,6] x) => (float[1,8,6,6] y, float[1,8,6,6] z) {
   r = run_both(model_of(shared, k), x);
   CHECK(r.fused_nodes == 3);
   CHECK(values(r.fused[1].tensor()) == values(r.unfused[1].tensor()));
+}
+
+// An output nothing reads need not be made: Dropout-9's mask (a tensor of ones as big as X) is
+// not computed when only Y is used. Without the fusions (as --dump-values runs) every output
+// the graph names is made and seen.
+TEST_CASE("outputs nothing reads are not computed, with the fusions on") {
+  const char* text = R"(<ir_version: 8, opset_import: ["" : 9]>
+g (float[2,3] x) => (float[2,3] z) {
+  y, mask = Dropout (x)
+  z = Relu (y)
+})";
+  const Tensor x = random_tensor(DataType::float32, {2, 3}, 3);
+  for (bool fuse : {false, true}) {
+    CAPTURE(fuse);
+    SessionOptions o;
+    o.fuse = fuse;
+    const Model model = model_of(text, {});  // the session refers to it
+    Session s(model, o);
+    std::vector<std::string> seen;
+    const ValueObserver observer = [&](const ProducedValue& v) {
+      seen.push_back(v.name);
+      if (v.name == "mask") CHECK(v.value.tensor().numel() == 6);
+    };
+    const auto out = s.run({{"x", Value(x)}}, &observer);
+    const auto relu = [](float v) { return v > 0 ? v : 0.0f; };
+    for (int64_t i = 0; i < 6; ++i)
+      CHECK(out[0].tensor().data<float>()[i] == relu(x.data<float>()[i]));
+    const bool mask_seen = std::find(seen.begin(), seen.end(), "mask") != seen.end();
+    CHECK(mask_seen == !fuse);
+    CHECK(std::find(seen.begin(), seen.end(), "y") != seen.end());
+  }
 }
