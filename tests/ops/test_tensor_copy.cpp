@@ -4,6 +4,7 @@
 // tensors large enough to be split over threads, against the same kernels run on one thread.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <random>
 
 #include "ops/onnx/tensor_common.h"
@@ -128,4 +129,43 @@ TEST_CASE("the hot data-movement kernels give the same bytes on one thread and o
   check_threads_agree(
       {"Resize", {big, Tensor(), make<float>({4}, {1, 1, 0.75f, 0.5f})}, "mode = \"cubic\""});
   check_threads_agree({"Split", {big}, "axis = 1", 21, 2});
+}
+
+// Concat lists every input's rows in pieces of at most 64 KiB and hands them all to the threads
+// at once: inputs of sizes off the pieces (and a zero-size one), batch 1 and batch 3, every
+// element lands where the plain index arithmetic puts it, on one thread and on four.
+TEST_CASE("Concat in pieces puts every element where the index arithmetic says") {
+  std::mt19937 rng(5);
+  for (int64_t batch : {1, 3})
+    for (int64_t axis : {1, 2}) {
+      const std::vector<Shape> shapes = {
+          {batch, 33, 41, 17}, {batch, 1, 41, 17}, {batch, 0, 41, 17}, {batch, 70, 41, 17}};
+      std::vector<Tensor> xs;
+      for (Shape s : shapes) {
+        if (axis == 2) std::swap(s[1], s[2]);
+        xs.push_back(random_tensor(DataType::float32, s, rng));
+      }
+      for (int threads : {1, 4}) {
+        CAPTURE(batch);
+        CAPTURE(axis);
+        CAPTURE(threads);
+        Op op{"Concat", xs, "axis = " + std::to_string(axis)};
+        op.threads = threads;
+        const Tensor y = run_op(op)[0];
+        const int64_t outer = axis == 1 ? batch : batch * 41;
+        const int64_t inner = axis == 1 ? 41 * 17 : 17;
+        int64_t wrong = 0, at = 0;
+        const int64_t row = y.shape()[static_cast<std::size_t>(axis)] * inner;
+        for (const Tensor& x : xs) {
+          const int64_t block = x.shape()[static_cast<std::size_t>(axis)] * inner;
+          for (int64_t r = 0; r < outer; ++r)
+            for (int64_t e = 0; e < block; ++e)
+              wrong += std::memcmp(&y.data<float>()[r * row + at + e],
+                                   &x.data<float>()[r * block + e], sizeof(float)) != 0;
+          at += block;
+        }
+        CHECK(wrong == 0);
+        CHECK(at == row);
+      }
+    }
 }
