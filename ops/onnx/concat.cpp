@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // Concat: the ai.onnx operator.
-#include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "core/infer/helpers.h"
@@ -74,52 +72,32 @@ void infer_concat(InferContext& ctx) {
   if (all_known) concat_values(ctx, out);
 }
 
-// Each input is one strided copy into its place: rows of the dims before axis, each row the
-// input's block (its axis dim times the inner dims).
-// A contiguous run of bytes to copy.
-struct CopyPiece {
-  const std::byte* src;
-  std::byte* dst;
-  std::size_t bytes;
-};
-
-// Bytes a piece carries at most, and the rows (of all inputs) up to which pieces are listed.
-constexpr int64_t kPieceBytes = int64_t{64} << 10;
+// Rows (of all inputs) up to which each input's rows are listed as runs for copy_runs.
 constexpr int64_t kMaxListedRows = 4096;
 
-// The inputs' rows (outer of them each, contiguous) cut into pieces, all shared out by one
-// parallel loop: a batch-1 Concat copies each input as one block, and blocks too small to pay
-// for the threads alone (each under parallel_rows's bar) went one after the other on one
-// thread. False where the rows are too many to list (each input then copies its own).
-bool copy_in_pieces(const KernelContext& ctx, std::size_t axis, int64_t outer, int64_t inner,
-                    Tensor& y) {
-  const int64_t inputs = static_cast<int64_t>(ctx.num_inputs());
-  if (outer * inputs > kMaxListedRows) return false;
+// Every input's rows (outer of them each, contiguous) copied by one parallel loop: a batch-1
+// Concat copies each input as one block, and blocks too small to pay for the threads alone went
+// one after the other on one thread. False where the rows are too many to list.
+bool copy_input_rows(const KernelContext& ctx, std::size_t axis, int64_t outer, int64_t inner,
+                     Tensor& y) {
+  if (outer * static_cast<int64_t>(ctx.num_inputs()) > kMaxListedRows) return false;
   const auto width = static_cast<int64_t>(elem_width(y.dtype()));
   const int64_t row_bytes = y.shape()[axis] * inner * width;
-  std::vector<CopyPiece> pieces;
-  int64_t total = 0, at = 0;
+  std::vector<ByteRun> runs;
+  int64_t at = 0;
   for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
     const Tensor& x = ctx.input(i);
     const int64_t block = x.shape()[axis] * inner * width;
     for (int64_t r = 0; r < outer; ++r)
-      for (int64_t b = 0; b < block; b += kPieceBytes)
-        pieces.push_back({x.raw() + r * block + b, y.mutable_raw() + r * row_bytes + at + b,
-                          static_cast<std::size_t>(std::min(kPieceBytes, block - b))});
+      runs.push_back({x.raw() + r * block, y.mutable_raw() + r * row_bytes + at, block});
     at += block;
-    total += block * outer;
   }
-  if (pieces.empty()) return true;
-  const auto n = static_cast<int64_t>(pieces.size());
-  parallel_rows(&ctx, n, total / n, [&](int64_t lo, int64_t hi) {
-    for (int64_t k = lo; k < hi; ++k) {
-      const CopyPiece& c = pieces[static_cast<std::size_t>(k)];
-      std::memcpy(c.dst, c.src, c.bytes);
-    }
-  });
+  copy_runs(ctx, runs);
   return true;
 }
 
+// Each input (where copy_input_rows does not take them all) is one strided copy into its place:
+// rows of the dims before axis, each row the input's block (its axis dim times the inner dims).
 void concat_kernel(KernelContext& ctx) {
   const Tensor& first = ctx.input(0);
   const int64_t rank = first.rank();
@@ -144,7 +122,7 @@ void concat_kernel(KernelContext& ctx) {
   Tensor& y = ctx.output_uninitialized(0, first.dtype(), out);
   const int64_t outer = shape_product(out, 0, axis), inner = shape_product(out, axis + 1);
   const int64_t row = out[axis] * inner;
-  if (first.dtype() != DataType::string && copy_in_pieces(ctx, axis, outer, inner, y)) return;
+  if (first.dtype() != DataType::string && copy_input_rows(ctx, axis, outer, inner, y)) return;
   int64_t at = 0;
   for (std::size_t i = 0; i < ctx.num_inputs(); ++i) {
     const Tensor& x = ctx.input(i);

@@ -184,6 +184,29 @@ void parallel_rows(const KernelContext* ctx, int64_t n, int64_t cost,
   ctx->parallel_for(n, std::max<int64_t>(1, kChunkBytes / c), fn);
 }
 
+void copy_runs(const KernelContext& ctx, const std::vector<ByteRun>& runs) {
+  struct Piece {
+    const std::byte* src;
+    std::byte* dst;
+    int64_t bytes;
+  };
+  std::vector<Piece> pieces;
+  int64_t total = 0;
+  for (const ByteRun& r : runs) {
+    for (int64_t b = 0; b < r.bytes; b += kPieceBytes)
+      pieces.push_back({r.src + b, r.dst + b, std::min(kPieceBytes, r.bytes - b)});
+    total += r.bytes;
+  }
+  if (pieces.empty()) return;
+  const auto n = static_cast<int64_t>(pieces.size());
+  parallel_rows(&ctx, n, total / n, [&](int64_t lo, int64_t hi) {
+    for (int64_t k = lo; k < hi; ++k) {
+      const Piece& p = pieces[static_cast<std::size_t>(k)];
+      std::memcpy(p.dst, p.src, static_cast<std::size_t>(p.bytes));
+    }
+  });
+}
+
 void strided_copy(const Tensor& src, const Layout& from, Tensor& dst, const Layout& to,
                   const Shape& shape, const KernelContext* ctx) {
   if (shape_product(shape) == 0) return;

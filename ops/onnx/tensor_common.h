@@ -54,6 +54,17 @@ void strided_copy(const Tensor& src, const Layout& from, Tensor& dst, const Layo
 void strided_copy_reference(const Tensor& src, const Layout& from, Tensor& dst, const Layout& to,
                             const Shape& shape);
 
+// A contiguous run of bytes to copy.
+struct ByteRun {
+  const std::byte* src;
+  std::byte* dst;
+  int64_t bytes;
+};
+// Copies every run, all of them shared out by one parallel loop in pieces of the size
+// strided_copy cuts long rows into: many small runs (a batch-1 Concat's inputs) keep the threads
+// busy together where each alone would stay under parallel_rows's bar.
+void copy_runs(const KernelContext& ctx, const std::vector<ByteRun>& runs);
+
 // Splits [0, n) over ctx's threads when the work (n items of `cost` bytes each) is large enough
 // to pay for it, else runs fn(0, n) here.
 void parallel_rows(const KernelContext* ctx, int64_t n, int64_t cost,
