@@ -40,7 +40,8 @@ int resolve_thread_count(int requested) {
   return hw ? static_cast<int>(hw) : 1;
 }
 
-ThreadPool::ThreadPool(int threads) : size_(resolve_thread_count(threads)) {
+ThreadPool::ThreadPool(int threads)
+    : size_(resolve_thread_count(threads)), shares_(std::make_unique<Share[]>(size_)) {
   workers_.reserve(static_cast<std::size_t>(size_ - 1));
   for (int i = 1; i < size_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
@@ -81,13 +82,14 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, const RangeFn& fn) {
   job.chunk = (n + chunks - 1) / chunks;
   job.chunks = (n + job.chunk - 1) / job.chunk;
   job.trace = current_trace();
+  share_out(job.chunks);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = &job;
     published_.store(++generation_, std::memory_order_release);
   }
   wake_.notify_all();
-  run_chunks(job);
+  run_chunks(job, 0);
   wait_for_chunks(job);
   retire(job);
   if (job.error) std::rethrow_exception(job.error);
@@ -116,11 +118,58 @@ void ThreadPool::retire(Job& job) {
   while (job.active.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 
-void ThreadPool::run_chunks(Job& job) {
+namespace {
+
+constexpr uint64_t pack_range(int64_t next, int64_t end) {
+  return static_cast<uint64_t>(next) << 32 | static_cast<uint64_t>(end);
+}
+
+}  // namespace
+
+// Thread i owns the i-th run of consecutive chunks. The same thread then handles the same part
+// of every layer's output, run after run, and the next layer, split the same way, finds its
+// part in that core's cache: handing chunks out one by one to whoever came next sent the
+// output's lines from core to core (a 64 -> 256 1x1 layer on 56x56 took 1.6x longer per chunk
+// on two threads than on one). A thread that runs out takes the others' last chunks.
+void ThreadPool::share_out(int64_t chunks) {
+  for (int i = 0; i < size_; ++i)
+    shares_[i].range.store(pack_range(i * chunks / size_, (i + 1) * chunks / size_),
+                           std::memory_order_relaxed);
+}
+
+// The first chunk `self` still owns, taken, or -1.
+int64_t ThreadPool::claim_own(int self) {
+  std::atomic<uint64_t>& range = shares_[self].range;
+  uint64_t r = range.load(std::memory_order_relaxed);
+  for (;;) {
+    const auto next = static_cast<int64_t>(r >> 32), end = static_cast<int64_t>(r & 0xffffffffu);
+    if (next >= end) return -1;
+    if (range.compare_exchange_weak(r, pack_range(next + 1, end), std::memory_order_relaxed))
+      return next;
+  }
+}
+
+// The last chunk another thread still owns, taken, or -1 when none is left.
+int64_t ThreadPool::claim_other(int self) {
+  for (int k = 1; k < size_; ++k) {
+    std::atomic<uint64_t>& range = shares_[(self + k) % size_].range;
+    uint64_t r = range.load(std::memory_order_relaxed);
+    for (;;) {
+      const auto next = static_cast<int64_t>(r >> 32), end = static_cast<int64_t>(r & 0xffffffffu);
+      if (next >= end) break;
+      if (range.compare_exchange_weak(r, pack_range(next, end - 1), std::memory_order_relaxed))
+        return end - 1;
+    }
+  }
+  return -1;
+}
+
+void ThreadPool::run_chunks(Job& job, int self) {
   RegionGuard guard;
   for (;;) {
-    const int64_t c = job.next.fetch_add(1, std::memory_order_relaxed);
-    if (c >= job.chunks) return;
+    int64_t c = claim_own(self);
+    if (c < 0) c = claim_other(self);
+    if (c < 0) return;
     if (!job.failed.load(std::memory_order_relaxed)) {
       const int64_t begin = c * job.chunk;
       const int64_t end = std::min(job.n, begin + job.chunk);
@@ -175,7 +224,7 @@ void ThreadPool::worker_loop(int index) {
       if (job) job->active.fetch_add(1, std::memory_order_relaxed);
     }
     if (!job) continue;
-    run_chunks(*job);
+    run_chunks(*job, index);
     // The last touch of the job: the caller may return (and free it) right after.
     job->active.fetch_sub(1, std::memory_order_release);
   }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -43,10 +44,16 @@ class ThreadPool {
   static bool in_parallel_region();
 
  private:
+  // The chunks [next, end) a thread still owns, packed as next << 32 | end so that its owner
+  // (taking from the front) and a thread with none left (taking from the back) claim them with
+  // one compare-and-swap. A cache line each, so that claims do not contend.
+  struct alignas(64) Share {
+    std::atomic<uint64_t> range{0};
+  };
+
   struct Job {
     const RangeFn* fn = nullptr;
     int64_t n = 0, chunk = 1, chunks = 0;
-    std::atomic<int64_t> next{0};
     std::atomic<int64_t> finished{0};  // chunks run (or skipped after a failure)
     std::atomic<int> active{0};        // workers that took this job and have not let go of it
     std::exception_ptr error;
@@ -55,7 +62,10 @@ class ThreadPool {
   };
 
   void worker_loop(int index);
-  void run_chunks(Job& job);
+  void share_out(int64_t chunks);
+  int64_t claim_own(int self);
+  int64_t claim_other(int self);
+  void run_chunks(Job& job, int self);
   void run_chunk(Job& job, int64_t begin, int64_t end);
   void wait_for_chunks(Job& job);
   void retire(Job& job);
@@ -63,7 +73,8 @@ class ThreadPool {
 
   int size_ = 1;
   std::vector<std::thread> workers_;
-  std::mutex mutex_;  // guards job_, generation_, stop_, error
+  std::unique_ptr<Share[]> shares_;  // one per thread, the caller's first; the current job's
+  std::mutex mutex_;                 // guards job_, generation_, stop_, error
   std::condition_variable wake_, done_;
   Job* job_ = nullptr;
   uint64_t generation_ = 0;

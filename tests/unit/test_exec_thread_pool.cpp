@@ -2,7 +2,10 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "core/exec/thread_pool.h"
@@ -56,6 +59,55 @@ TEST_CASE("a nested parallel_for runs inline on the calling thread") {
   CHECK(outer == 8);
   CHECK(nested_inline == 8);
   CHECK_FALSE(ThreadPool::in_parallel_region());
+}
+
+// Waits (up to ten seconds, so that a broken pool fails the test rather than hanging it) until
+// `ready` says yes.
+template <class Ready>
+bool wait_until(Ready ready) {
+  const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() > limit) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+TEST_CASE(
+    "each thread owns a run of consecutive chunks; one that runs out takes the others' last") {
+  ThreadPool pool(2);
+  const auto caller = std::this_thread::get_id();
+  std::mutex m;
+  std::vector<int64_t> by_caller;
+  std::atomic<int64_t> worker_first{-1};
+  std::atomic<int> caller_chunks{0};
+  bool worker_waited = true;
+  // Eight chunks of one item: the caller owns 0-3, the worker 4-7.
+  pool.parallel_for(8, 1, [&](int64_t lo, int64_t hi) {
+    CHECK(hi == lo + 1);
+    if (std::this_thread::get_id() == caller) {
+      {
+        const std::lock_guard<std::mutex> lock(m);
+        by_caller.push_back(lo);
+      }
+      // The caller's first chunk waits for the worker to have taken one (if it woke at all).
+      if (lo == 0) wait_until([&] { return worker_first.load() >= 0; });
+      ++caller_chunks;
+      return;
+    }
+    int64_t none = -1;
+    // The worker's first chunk holds it until the caller has run seven: its own four, then
+    // the worker's last three, from the back.
+    if (worker_first.compare_exchange_strong(none, lo))
+      worker_waited = wait_until([&] { return caller_chunks.load() >= 7; });
+  });
+  CHECK(worker_waited);
+  // A worker that woke took the first chunk of its own run; one too late took none, and the
+  // caller ran all eight, the worker's from the back.
+  if (worker_first.load() >= 0) CHECK(worker_first.load() == 4);
+  REQUIRE(by_caller.size() >= 7);
+  CHECK(std::vector<int64_t>(by_caller.begin(), by_caller.begin() + 7) ==
+        std::vector<int64_t>{0, 1, 2, 3, 7, 6, 5});
 }
 
 TEST_CASE("thread counts: 0 means every hardware thread") {
