@@ -13,8 +13,6 @@
 
 namespace onnxtool::ops::nn {
 
-namespace {
-
 // ---- geometry --------------------------------------------------------------------------------
 
 // Per output index along one axis: where its window starts in the input, the kernel offsets
@@ -25,6 +23,14 @@ struct AxisWindows {
   int64_t in = 1, out = 1, dilation = 1, stride = 1, kernel = 1;
   std::vector<int64_t> start, lo, hi, padded;
 };
+
+// Spatial ranks 1 and 2 seen as 3-D with leading axes of size 1. (These two are outside the
+// unnamed namespace: PoolPlan, declared in the header, holds them.)
+struct Geometry3 {
+  AxisWindows axis[3];
+};
+
+namespace {
 
 int64_t count_below(int64_t limit, int64_t start, int64_t dilation, int64_t kernel) {
   // Offsets k in [0, kernel) with start + k * dilation < limit.
@@ -50,11 +56,6 @@ AxisWindows axis_windows(const Window& w, std::size_t a) {
   }
   return aw;
 }
-
-// Spatial ranks 1 and 2 seen as 3-D with leading axes of size 1.
-struct Geometry3 {
-  AxisWindows axis[3];
-};
 
 Geometry3 geometry3(const Window& w) {
   Geometry3 g;
@@ -518,6 +519,36 @@ double lp_norm_order(const KernelContext& ctx, double p) {
 
 }  // namespace
 
+// What pool_kernel works out from X's shape before the loops.
+struct PoolPlan {
+  Shape x;  // the input shape it was made for
+  Window win;
+  Geometry3 g;                              // ranks up to 3
+  std::pair<int64_t, int64_t> whole{0, 0};  // whole_columns of g's last axis
+};
+
+namespace {
+
+// Fails (KernelFailure) where X's shape does not suit the node.
+PoolPlan plan_pool(const NodeInfo& ctx, const PoolState& s, const Shape& x) {
+  if (x.size() < 3) ctx.fail("X must have rank 3 or more, got " + shape_to_string(x));
+  const std::span<const int64_t> spatial = std::span(x).subspan(2);
+  if (!s.kernel_shape) ctx.fail("attribute kernel_shape is required");
+  if (s.kernel_shape->size() != spatial.size())
+    ctx.fail("kernel_shape has " + std::to_string(s.kernel_shape->size()) +
+             " values but the input has " + std::to_string(spatial.size()) + " spatial dims");
+  PoolPlan plan;
+  plan.x = x;
+  plan.win = make_window(ctx, s.window, spatial, *s.kernel_shape, s.ceil_mode);
+  if (plan.win.rank() <= 3) {
+    plan.g = geometry3(plan.win);
+    plan.whole = whole_columns(plan.g.axis[2]);
+  }
+  return plan;
+}
+
+}  // namespace
+
 // ---- kernels ---------------------------------------------------------------------------------
 
 PoolState prepare_pool(PrepareContext& ctx) {
@@ -528,6 +559,13 @@ PoolState prepare_pool(PrepareContext& ctx) {
   s.count_include_pad = ctx.attrs().opt_int("count_include_pad").value_or(0) != 0;
   s.column_major = ctx.attrs().opt_int("storage_order").value_or(0) != 0;
   if (ctx.schema().find_attribute("p")) s.p = lp_order_attribute(ctx);
+  if (const std::optional<Shape> x = ctx.static_shape(0); x && s.kernel_shape) {
+    try {
+      s.planned = std::make_shared<const PoolPlan>(plan_pool(ctx, s, *x));
+    } catch (const KernelFailure&) {
+      // The run reports what is wrong with the shape.
+    }
+  }
   return s;
 }
 
@@ -603,12 +641,10 @@ void average_whole_planes(const KernelContext& ctx, const T* x, int64_t planes, 
 void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   const Tensor& x = ctx.input(0);
   require_spatial_input(ctx, x);
-  const std::span<const int64_t> spatial = std::span(x.shape()).subspan(2);
-  if (!s.kernel_shape) ctx.fail("attribute kernel_shape is required");
-  if (s.kernel_shape->size() != spatial.size())
-    ctx.fail("kernel_shape has " + std::to_string(s.kernel_shape->size()) +
-             " values but the input has " + std::to_string(spatial.size()) + " spatial dims");
-  const Window win = make_window(ctx, s.window, spatial, *s.kernel_shape, s.ceil_mode);
+  std::optional<PoolPlan> made;
+  if (!s.planned || s.planned->x != x.shape()) made = plan_pool(ctx, s, x.shape());
+  const PoolPlan& plan = made ? *made : *s.planned;
+  const Window& win = plan.win;
   PlaneJob job;
   job.options.kind = kind;
   job.options.count_include_pad = s.count_include_pad;
@@ -630,9 +666,8 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   }
   if (win.rank() > 3 && job.indices)
     ctx.fail("MaxPool's Indices output is supported for up to 3 spatial dims");
-  const Geometry3 g = win.rank() <= 3 ? geometry3(win) : Geometry3{};
-  job.g = &g;
-  if (win.rank() <= 3) job.whole = whole_columns(g.axis[2]);
+  job.g = &plan.g;
+  job.whole = plan.whole;
   std::vector<float> divisors;
   if (win.rank() <= 3) divisors = plane_divisors(job, x.dtype());
   if (!divisors.empty()) job.divisors = divisors.data();

@@ -2,6 +2,7 @@
 // The pooling kernels shared by MaxPool, AveragePool, LpPool and their Global forms.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -11,6 +12,9 @@
 
 namespace onnxtool::ops::nn {
 
+// The window and its per-axis tables for one input shape (pool_common.cpp).
+struct PoolPlan;
+
 // The attributes of MaxPool, AveragePool and LpPool, decoded once per node (checked at run,
 // against the input's rank).
 struct PoolState {
@@ -19,6 +23,9 @@ struct PoolState {
   bool ceil_mode = false, count_include_pad = false;
   bool column_major = false;  // MaxPool's storage_order for Indices
   double p = 2;               // LpPool's order
+  // Made at planning where X's shape is known then; a run on that shape uses it instead of
+  // building the tables again (vectors per axis: 12 us of serial work a run on a 56x56 pool).
+  std::shared_ptr<const PoolPlan> planned;
 };
 PoolState prepare_pool(PrepareContext& ctx);
 
