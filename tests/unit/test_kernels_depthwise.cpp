@@ -96,6 +96,15 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {6, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // rows of several passes (64 + 64 + 22 outputs)
       {4, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // a row one float past two vectors
       {56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      // Stride 2 along the width, where both column phases are filled from one pass over
+      // each row (as many even as odd columns), and where they are not.
+      {9, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   // 35 a phase: two whole steps and a part
+      {5, 64, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1},   // 32 a phase: whole steps only
+      {7, 29, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   // an odd width: 15 even columns, 14 odd
+      {8, 36, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0},   // no padding: even columns first
+      {10, 40, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},  // pads of 2: each phase starts a column in
+      {6, 38, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0},   // the last input column unread
+      {12, 50, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2},  // dilation 2: one column phase only
   };
   using Fn = void (*)(const kernels::PlaneWindow&, const kernels::ChannelBlock&, float*,
                       const kernels::Epilogue&);
