@@ -120,8 +120,17 @@ void ThreadPool::retire(Job& job) {
 
 namespace {
 
+// A thread's chunks [next, end), as ThreadPool::Share holds them.
+struct ChunkRange {
+  int64_t next, end;
+};
+
 constexpr uint64_t pack_range(int64_t next, int64_t end) {
   return static_cast<uint64_t>(next) << 32 | static_cast<uint64_t>(end);
+}
+
+constexpr ChunkRange unpack_range(uint64_t r) {
+  return {static_cast<int64_t>(r >> 32), static_cast<int64_t>(r & 0xffffffffu)};
 }
 
 }  // namespace
@@ -142,7 +151,7 @@ int64_t ThreadPool::claim_own(int self) {
   std::atomic<uint64_t>& range = shares_[self].range;
   uint64_t r = range.load(std::memory_order_relaxed);
   for (;;) {
-    const auto next = static_cast<int64_t>(r >> 32), end = static_cast<int64_t>(r & 0xffffffffu);
+    const auto [next, end] = unpack_range(r);
     if (next >= end) return -1;
     if (range.compare_exchange_weak(r, pack_range(next + 1, end), std::memory_order_relaxed))
       return next;
@@ -155,7 +164,7 @@ int64_t ThreadPool::claim_other(int self) {
     std::atomic<uint64_t>& range = shares_[(self + k) % size_].range;
     uint64_t r = range.load(std::memory_order_relaxed);
     for (;;) {
-      const auto next = static_cast<int64_t>(r >> 32), end = static_cast<int64_t>(r & 0xffffffffu);
+      const auto [next, end] = unpack_range(r);
       if (next >= end) break;
       if (range.compare_exchange_weak(r, pack_range(next, end - 1), std::memory_order_relaxed))
         return end - 1;

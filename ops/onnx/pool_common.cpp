@@ -529,9 +529,8 @@ struct PoolPlan {
 
 namespace {
 
-// Fails (KernelFailure) where X's shape does not suit the node.
+// Fails (KernelFailure) where X's shape (of rank 3 or more) does not suit the node.
 PoolPlan plan_pool(const NodeInfo& ctx, const PoolState& s, const Shape& x) {
-  if (x.size() < 3) ctx.fail("X must have rank 3 or more, got " + shape_to_string(x));
   const std::span<const int64_t> spatial = std::span(x).subspan(2);
   if (!s.kernel_shape) ctx.fail("attribute kernel_shape is required");
   if (s.kernel_shape->size() != spatial.size())
@@ -559,7 +558,8 @@ PoolState prepare_pool(PrepareContext& ctx) {
   s.count_include_pad = ctx.attrs().opt_int("count_include_pad").value_or(0) != 0;
   s.column_major = ctx.attrs().opt_int("storage_order").value_or(0) != 0;
   if (ctx.schema().find_attribute("p")) s.p = lp_order_attribute(ctx);
-  if (const std::optional<Shape> x = ctx.static_shape(0); x && s.kernel_shape) {
+  // X's rank is checked at run (require_spatial_input).
+  if (const std::optional<Shape> x = ctx.static_shape(0); x && x->size() >= 3 && s.kernel_shape) {
     try {
       s.planned = std::make_shared<const PoolPlan>(plan_pool(ctx, s, *x));
     } catch (const KernelFailure&) {

@@ -185,12 +185,7 @@ void parallel_rows(const KernelContext* ctx, int64_t n, int64_t cost,
 }
 
 void copy_runs(const KernelContext& ctx, const std::vector<ByteRun>& runs) {
-  struct Piece {
-    const std::byte* src;
-    std::byte* dst;
-    int64_t bytes;
-  };
-  std::vector<Piece> pieces;
+  std::vector<ByteRun> pieces;  // the runs cut at kPieceBytes
   int64_t total = 0;
   for (const ByteRun& r : runs) {
     for (int64_t b = 0; b < r.bytes; b += kPieceBytes)
@@ -201,7 +196,7 @@ void copy_runs(const KernelContext& ctx, const std::vector<ByteRun>& runs) {
   const auto n = static_cast<int64_t>(pieces.size());
   parallel_rows(&ctx, n, total / n, [&](int64_t lo, int64_t hi) {
     for (int64_t k = lo; k < hi; ++k) {
-      const Piece& p = pieces[static_cast<std::size_t>(k)];
+      const ByteRun& p = pieces[static_cast<std::size_t>(k)];
       std::memcpy(p.dst, p.src, static_cast<std::size_t>(p.bytes));
     }
   });
