@@ -811,9 +811,11 @@ int execute(const RunOptions& opt, const GlobalOptions& g, Io& io, DiagSink& sin
   so.timeout_seconds = opt.timeout;
   Session session(model, so);
   for (const auto& w : session.warnings()) sink.report(w);
-  spdlog::info("planned: {} nodes to run, {} folded at load, {} threads, {:.1f} ms",
-               session.stats().nodes, session.stats().folded_nodes, session.threads(),
-               session.stats().plan_ms);
+  spdlog::info(
+      "planned: {} nodes to run, {} folded at load, {} concatenations made in place ({} inputs "
+      "written there), {} threads, {:.1f} ms",
+      session.stats().nodes, session.stats().folded_nodes, session.stats().assembled,
+      session.stats().placed_inputs, session.threads(), session.stats().plan_ms);
   const Feeds feeds = gather_feeds(opt, session, sink);
   Report r;
   start = Clock::now();

@@ -37,6 +37,35 @@ struct ValueRef {
 
 struct GraphPlan;
 
+// Where an output is made in place: a region of an assembly (see Assembly).
+struct Placement {
+  int assembly = -1;  // -1: the output gets memory of its own
+  int part = 0;       // which region (the assembling node's input index)
+};
+
+// A node whose output 0 is its inputs' bytes one after another (a concatenation along an axis
+// with only 1s before it: each input is one block of the output), made without copying: its
+// output's memory exists from the first time a producer of one of its inputs runs, and those
+// producers write their outputs straight into their regions. The node itself then copies only
+// the inputs that are not in place (a graph input, a producer that handed on another tensor),
+// and its output is that memory. Planned only where every shape is known and every region
+// starts and ends on a 64-byte boundary, so that a region is what the kernels' own allocations
+// are to them: aligned, and nothing past its end to read or write.
+struct Assembly {
+  int node = -1;  // the assembling node (index in GraphPlan::nodes)
+  DataType dtype = DataType::undefined;
+  Shape shape;
+  std::size_t bytes = 0;
+  struct Part {
+    Shape shape;
+    std::size_t offset = 0;  // bytes from the start of the output
+    std::size_t bytes = 0;
+  };
+  std::vector<Part> parts;  // one per input of the node
+  // When the node's output is itself a region of a later assembly (nested concatenations).
+  Placement within;
+};
+
 struct PlanNode {
   const onnx::NodeProto* node = nullptr;
   std::string location;               // graph.node[3] "name" (Op), nested for subgraphs
@@ -50,6 +79,9 @@ struct PlanNode {
   // kernel need not compute it (KernelContext::has_output says no). Only with the fusions on:
   // without them (--dump-values) every value the graph names is made.
   std::vector<bool> unread_outputs;
+  // Per output (empty: none placed): where the output is made in place.
+  std::vector<Placement> placements;
+  int assembles = -1;  // the Assembly this node completes, -1: none
   // Per input: element types the schema allows, one bit per DataType (0: not checked).
   std::vector<uint64_t> allowed_types;
   // Graph-valued attributes, planned with this node's graph as their outer scope.
@@ -84,7 +116,8 @@ struct GraphPlan {
   // Nodes rewritten for a function call (attributes substituted); PlanNode::node points here.
   std::vector<std::unique_ptr<onnx::NodeProto>> owned_nodes;
   std::shared_ptr<const void> keep_alive;  // e.g. a parsed function body
-  bool timed = false;                      // profile this graph's nodes
+  std::vector<Assembly> assemblies;
+  bool timed = false;  // profile this graph's nodes
 };
 
 struct Frame {
@@ -93,6 +126,9 @@ struct Frame {
   const Frame* parent = nullptr;  // the enclosing graph's frame (subgraphs only)
   // Told of every value the frame's nodes produce (and, through their frames, subgraphs').
   const ValueObserver* observer = nullptr;
+  // Each assembly's memory while it is being filled (made on first use, by the node running;
+  // mutable since kernels see the frame as const).
+  mutable std::vector<std::shared_ptr<Storage>> assembly_storage{};
 };
 
 }  // namespace exec_detail

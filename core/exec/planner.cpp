@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/planner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <numeric>
 #include <set>
 #include <unordered_map>
 
+#include "core/exec/assembly.h"
 #include "core/exec/function_body.h"
 #include "core/exec/kernel.h"
 #include "core/infer/engine.h"
@@ -186,6 +188,8 @@ class GraphBuilder {
   bool try_fold(PlanNode& pn, const onnx::NodeProto& node);
   void add_outputs(const google::protobuf::RepeatedPtrField<std::string>& names);
   void finish();
+  std::optional<SlotFacts> slot_facts(int slot) const;
+  void place_concatenations(const std::vector<bool>& graph_output);
 
   PlanContext& ctx_;
   GraphBuilder* parent_;
@@ -362,6 +366,39 @@ void GraphBuilder::finish() {
     if (last_use_[s] < 0 && ctx_.options.fuse)
       mark_unread(plan_->nodes[static_cast<std::size_t>(at)], slot);
   }
+  const auto& off = ctx_.options.disabled_passes;
+  if (ctx_.options.fuse && std::find(off.begin(), off.end(), kAssembleConcatName) == off.end())
+    place_concatenations(keep);
+}
+
+// A slot's element type and shape as inference found them (the value a pass widened to float32
+// has the dims of the one inference knew); nullopt unless both are known.
+std::optional<SlotFacts> GraphBuilder::slot_facts(int slot) const {
+  if (!inferred_) return std::nullopt;
+  const std::string& name = plan_->slot_names[static_cast<std::size_t>(slot)];
+  const auto w = widened_.find(name);
+  const ValueRecord* r = inferred_->find(w == widened_.end() ? name : w->second);
+  if (!r || !r->type.is_tensor() || !r->type.has_shape()) return std::nullopt;
+  const std::optional<DataType> dtype =
+      w == widened_.end() ? data_type_from_int(r->type.elem) : DataType::float32;
+  if (!dtype) return std::nullopt;
+  SlotFacts f{*dtype, {}};
+  for (const Dim& d : *r->type.shape) {
+    if (!d.is_known()) return std::nullopt;
+    f.shape.push_back(d.value());
+  }
+  return f;
+}
+
+// Concatenations whose inputs' producers can write straight into the output (Assembly): a
+// rewrite for speed, so only with the fusions on (--dump-values sees every value made apart).
+void GraphBuilder::place_concatenations(const std::vector<bool>& graph_output) {
+  AssemblyInputs in;
+  in.producer = producer_;
+  in.graph_output = graph_output;
+  in.facts = [this](int slot) { return slot_facts(slot); };
+  ctx_.stats.placed_inputs += place_assemblies(*plan_, in);
+  ctx_.stats.assembled += static_cast<int64_t>(plan_->assemblies.size());
 }
 
 void GraphBuilder::mark_unread(PlanNode& pn, int slot) {

@@ -3,9 +3,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 
+#include "core/exec/assembly.h"
 #include "core/exec/kernel.h"
 #include "core/exec/thread_pool.h"
 #include "core/exec/trace.h"
@@ -50,12 +52,20 @@ class NodeContext final : public KernelContext {
   }
   Tensor& output(std::size_t i, DataType type, Shape shape) override {
     check_output_index(i);
-    outputs_[i] = Value(Tensor(type, std::move(shape)));
+    if (Tensor placed = placed_output(pn_, frame_, i, type, shape); placed.defined()) {
+      if (placed.nbytes()) std::memset(placed.mutable_raw(), 0, placed.nbytes());
+      outputs_[i] = Value(std::move(placed));
+    } else {
+      outputs_[i] = Value(Tensor(type, std::move(shape)));
+    }
     return outputs_[i].mutable_tensor();
   }
   Tensor& output_uninitialized(std::size_t i, DataType type, Shape shape) override {
     check_output_index(i);
-    outputs_[i] = Value(Tensor::uninitialized(type, std::move(shape)));
+    if (Tensor placed = placed_output(pn_, frame_, i, type, shape); placed.defined())
+      outputs_[i] = Value(std::move(placed));
+    else
+      outputs_[i] = Value(Tensor::uninitialized(type, std::move(shape)));
     return outputs_[i].mutable_tensor();
   }
   void set_output(std::size_t i, Value value) override {
@@ -205,7 +215,13 @@ void Runner::run_node(const PlanNode& pn, Frame& frame) const {
   std::vector<const Value*> inputs;
   inputs.reserve(pn.inputs.size());
   for (const auto& ref : pn.inputs) inputs.push_back(ref ? &resolve(*ref, frame) : nullptr);
-  std::vector<Value> outs = invoke(pn, inputs, &frame);
+  std::vector<Value> outs;
+  if (pn.assembles >= 0)
+    if (std::optional<Value> joined = assemble(pn, frame, inputs)) {
+      outs.resize(static_cast<std::size_t>(pn.node->output_size()));
+      outs[0] = std::move(*joined);
+    }
+  if (outs.empty()) outs = invoke(pn, inputs, &frame);
   if (frame.plan->timed) count_work(pn, inputs, outs);
   if (frame.observer) report_outputs(pn, frame, outs);
   inputs.clear();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/exec/session.h"
 
+#include "core/exec/assembly.h"
+
 #include <malloc.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/exec/assembly.h"
 #include "core/exec/blas.h"
 #include "core/exec/large_blocks.h"
 #include "core/exec/passes/fold_constants.h"
@@ -153,7 +156,8 @@ std::vector<std::string> executor_pass_names() {
   return {exec_detail::FuseDequantized::kName,  exec_detail::FoldConstants::kName,
           exec_detail::WidenFloat16::kName,     exec_detail::FuseChannelAffine::kName,
           exec_detail::FuseScaledOutput::kName, exec_detail::FuseResidual::kName,
-          exec_detail::FuseEpilogue::kName,     exec_detail::FuseInputTransform::kName};
+          exec_detail::FuseEpilogue::kName,     exec_detail::FuseInputTransform::kName,
+          exec_detail::kAssembleConcatName};
 }
 
 namespace {

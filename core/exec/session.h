@@ -115,6 +115,8 @@ struct SessionStats {
   int64_t constant_bytes = 0;  // bytes held by folded constants
   int64_t fold_too_large = 0;  // nodes left unfolded by PlanContext::max_folded_bytes
   int64_t function_calls = 0;  // nodes run through a function body
+  int64_t assembled = 0;       // concatenations whose producers write into the output
+  int64_t placed_inputs = 0;   // their inputs made in place (not copied)
   double plan_ms = 0;          // planning incl. folding
 };
 

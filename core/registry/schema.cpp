@@ -395,6 +395,11 @@ VersionRange& VersionRange::residual_add(const ResidualAddFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::concatenates(const ConcatenatesFn& f) {
+  for (auto* v : versions_) v->concatenates = f;
+  return *this;
+}
+
 VersionRange& VersionRange::check_structure(const StructureCheckFn& f) {
   for (auto* v : versions_) v->check_structure = f;
   return *this;

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -169,6 +170,11 @@ using FlopsFn = std::function<double(const WorkShapes&, const AttrView&)>;
 using PassesThroughFn =
     std::function<bool(const AttrView&, const std::vector<bool>& input_named, int32_t input_elem)>;
 using TakesResidualFn = std::function<bool(const FusionNode&)>;
+struct OpVersion;
+// The axis (in [0, rank)) along which the node's output 0 joins all its inputs, in their
+// order, for inputs of this rank; nullopt when the attributes say no valid axis.
+using ConcatenatesFn =
+    std::function<std::optional<int64_t>(const OpVersion&, const AttrView&, int64_t rank)>;
 struct Dequantization;
 struct DequantizedOperand;
 using DequantizeFn = std::function<bool(const FusionNode&, Dequantization&)>;
@@ -269,6 +275,9 @@ struct OpVersion {
   // its output 0's shape (an extra input, see kResidualInputAttribute) before its epilogue.
   ResidualAddFn residual_add;
   TakesResidualFn takes_residual;
+  // concatenates: the node's output 0 is its inputs joined along one axis (gives the axis): the
+  // executor may then have the inputs' producers write straight into the output (Assembly).
+  ConcatenatesFn concatenates;
   // dequantize: the node is a dequantization of 8-bit integers to float32 (gives where its
   // operands are). takes_dequantized: the node's kernel can take its inputs 0 and 1 as the
   // integers, scales and zero points of these two dequantizations (see
@@ -376,6 +385,7 @@ class VersionRange {
   VersionRange& epilogue(const EpilogueFn& f);
   VersionRange& takes_epilogue(const TakesEpilogueFn& f);
   VersionRange& residual_add(const ResidualAddFn& f);
+  VersionRange& concatenates(const ConcatenatesFn& f);
   VersionRange& macs(const MacsFn& f);
   VersionRange& flops(const FlopsFn& f);
   VersionRange& passes_through(const PassesThroughFn& f);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 #include "core/diag/error.h"
 
@@ -117,8 +118,20 @@ std::shared_ptr<Storage> Storage::view(const void* data, std::size_t bytes,
   return s;
 }
 
+std::shared_ptr<Storage> Storage::window(std::shared_ptr<Storage> block, std::size_t offset,
+                                         std::size_t bytes) {
+  if (!block || !block->owned_ || offset > block->size_ || bytes > block->size_ - offset)
+    throw std::invalid_argument("Storage::window: the region is not inside an owned block");
+  std::shared_ptr<Storage> s(new Storage());
+  s->data_ = block->data_ + offset;
+  s->size_ = bytes;
+  s->owned_ = true;  // writable; allocator_ stays null: the block frees the memory
+  s->owner_ = std::move(block);
+  return s;
+}
+
 Storage::~Storage() {
-  if (!owned_) return;
+  if (!owned_ || !allocator_) return;
   allocator_->release(data_, capacity_);
   g_live_bytes.fetch_sub(static_cast<int64_t>(capacity_), std::memory_order_relaxed);
 }

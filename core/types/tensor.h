@@ -58,6 +58,12 @@ class Storage {
   static std::shared_ptr<Storage> allocate(std::size_t bytes, Fill fill = Fill::zero);
   static std::shared_ptr<Storage> view(const void* data, std::size_t bytes,
                                        std::shared_ptr<const void> owner);
+  // A writable region [offset, offset + bytes) of an owned block, which it keeps alive: a
+  // tensor made in place inside a larger one. It frees and counts nothing itself. Writes through
+  // it change what the block's holders read, so whoever hands one out must know that nothing
+  // reads that region meanwhile (see the executor's assemblies).
+  static std::shared_ptr<Storage> window(std::shared_ptr<Storage> block, std::size_t offset,
+                                         std::size_t bytes);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Concat: the ai.onnx operator.
+#include <optional>
 #include <vector>
 
 #include "core/infer/helpers.h"
@@ -132,6 +133,15 @@ void concat_kernel(KernelContext& ctx) {
   }
 }
 
+// The axis the kernel takes, for the executor's in-place assembly; nullopt where the kernel
+// would fail (no axis from version 4, a negative one before 11, one out of range).
+std::optional<int64_t> joined_axis(const OpVersion& v, const AttrView& attrs, int64_t rank) {
+  if (rank <= 0 || (v.since >= 4 && !attrs.has("axis"))) return std::nullopt;
+  const int64_t axis = attrs.get_int("axis", 1);
+  if ((v.since < 11 && axis < 0) || axis < -rank || axis >= rank) return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
 }  // namespace
 
 void define_Concat(OpDef& op) {
@@ -170,7 +180,7 @@ void define_Concat(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().trait(Trait::float_generic);
-  op.all().infer(infer_concat).kernel(concat_kernel);
+  op.all().infer(infer_concat).kernel(concat_kernel).concatenates(joined_axis);
   // Concat-1 concatenated along axis 1 by default; from 4 the axis is required; 11 counts a
   // negative axis from the end.
   op.at(4).upgrade(convert::set_attribute_if_absent("axis", 1)).downgrade(convert::unchanged(""));
