@@ -96,6 +96,16 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {6, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // rows of several passes (64 + 64 + 22 outputs)
       {4, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // a row one float past two vectors
       {56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      // 3x3 at stride 1, several output rows a call: heights that leave a part call (rows of one
+      // vector, 6 or 4 a call; wider, 4 or 2), rows of exactly, and over, whole vector groups.
+      {14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {28, 28, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {13, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {9, 112, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {3, 17, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {11, 30, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},
+      {5, 9, 3, 3, 1, 1, 1, 1, 2, 0, 1, 1},
       // Stride 2 along the width, where both column phases are filled from one pass over
       // each row (as many even as odd columns), and where they are not.
       {9, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},   // 35 a phase: two whole steps and a part
