@@ -13,18 +13,14 @@ namespace {
 // region's end that a kernel could take as its own padding.
 constexpr std::size_t kRegionAlign = 64;
 
-std::size_t byte_size(DataType t, const Shape& shape) {
+// The bytes of a tensor of this type and shape; nullopt when a dim is negative or the count
+// overflows (what inference says of a hostile model need not fit in memory).
+std::optional<std::size_t> byte_size(DataType t, const Shape& shape) {
+  if (t == DataType::undefined || t == DataType::string || is_packed(t)) return std::nullopt;
   std::size_t n = static_cast<std::size_t>(type_info(t).mem_bytes);
-  for (int64_t d : shape) n *= static_cast<std::size_t>(d);
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(n, static_cast<std::size_t>(d), &n)) return std::nullopt;
   return n;
-}
-
-bool fully_known(const SlotFacts& f) {
-  if (f.dtype == DataType::undefined || f.dtype == DataType::string || is_packed(f.dtype))
-    return false;
-  for (int64_t d : f.shape)
-    if (d < 0) return false;
-  return true;
 }
 
 // What planning knows of an input of a node of this graph: a slot's facts, or a constant's.
@@ -45,7 +41,9 @@ std::optional<Assembly> plan_assembly(const GraphPlan& plan, const AssemblyInput
       pn.outputs.empty() || pn.outputs[0] < 0 || pn.inputs.empty())
     return std::nullopt;
   const std::optional<SlotFacts> out = in.facts(pn.outputs[0]);
-  if (!out || !fully_known(*out)) return std::nullopt;
+  const std::optional<std::size_t> out_bytes =
+      out ? byte_size(out->dtype, out->shape) : std::nullopt;
+  if (!out_bytes) return std::nullopt;
   const auto rank = static_cast<int64_t>(out->shape.size());
   const std::optional<int64_t> axis = pn.schema->concatenates(*pn.schema, *pn.attrs, rank);
   if (!axis) return std::nullopt;
@@ -55,16 +53,17 @@ std::optional<Assembly> plan_assembly(const GraphPlan& plan, const AssemblyInput
   a.node = n;
   a.dtype = out->dtype;
   a.shape = out->shape;
-  a.bytes = byte_size(a.dtype, a.shape);
+  a.bytes = *out_bytes;
   std::size_t offset = 0;
   for (const auto& ref : pn.inputs) {
     const std::optional<SlotFacts> f = ref ? input_facts(plan, in, *ref) : std::nullopt;
     if (!f || f->dtype != a.dtype || f->shape.size() != a.shape.size()) return std::nullopt;
     for (std::size_t k = 0; k < a.shape.size(); ++k)
       if (k != static_cast<std::size_t>(*axis) && f->shape[k] != a.shape[k]) return std::nullopt;
-    const std::size_t bytes = byte_size(f->dtype, f->shape);
-    a.parts.push_back({f->shape, offset, bytes});
-    offset += bytes;
+    const std::optional<std::size_t> bytes = byte_size(f->dtype, f->shape);
+    if (!bytes || *bytes > a.bytes - offset) return std::nullopt;
+    a.parts.push_back({f->shape, offset, *bytes});
+    offset += *bytes;
   }
   if (offset != a.bytes) return std::nullopt;
   return a;

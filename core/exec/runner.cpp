@@ -157,6 +157,14 @@ std::vector<Value> Runner::invoke(const PlanNode& pn, const std::vector<const Va
     }
     if (pn.prepare_error) std::rethrow_exception(pn.prepare_error);
     check_input_types(pn, inputs);
+    // A concatenation its producers filled in place (its errors, out of memory say, are the
+    // node's like the kernel's).
+    if (pn.assembles >= 0 && frame)
+      if (std::optional<Value> joined = assemble(pn, *frame, inputs)) {
+        std::vector<Value> outs(static_cast<std::size_t>(pn.node->output_size()));
+        outs[0] = std::move(*joined);
+        return outs;
+      }
     NodeContext ctx(*this, pn, inputs, frame);
     pn.schema->kernel(ctx);
     return ctx.take_outputs();
@@ -215,13 +223,7 @@ void Runner::run_node(const PlanNode& pn, Frame& frame) const {
   std::vector<const Value*> inputs;
   inputs.reserve(pn.inputs.size());
   for (const auto& ref : pn.inputs) inputs.push_back(ref ? &resolve(*ref, frame) : nullptr);
-  std::vector<Value> outs;
-  if (pn.assembles >= 0)
-    if (std::optional<Value> joined = assemble(pn, frame, inputs)) {
-      outs.resize(static_cast<std::size_t>(pn.node->output_size()));
-      outs[0] = std::move(*joined);
-    }
-  if (outs.empty()) outs = invoke(pn, inputs, &frame);
+  std::vector<Value> outs = invoke(pn, inputs, &frame);
   if (frame.plan->timed) count_work(pn, inputs, outs);
   if (frame.observer) report_outputs(pn, frame, outs);
   inputs.clear();
