@@ -24,16 +24,20 @@ const Tensor* PrepareContext::constant_tensor(std::size_t i) const {
   return v && v->is_tensor() ? &v->tensor() : nullptr;
 }
 
-std::optional<Shape> PrepareContext::static_shape(std::size_t i) const {
-  if (const Tensor* t = constant_tensor(i)) return t->shape();
-  const Type* type = input_type(i);
-  if (!type || !type->is_tensor() || !type->has_shape()) return std::nullopt;
+std::optional<Shape> known_shape(const Type& type) {
+  if (!type.is_tensor() || !type.has_shape()) return std::nullopt;
   Shape shape;
-  for (const Dim& d : *type->shape) {
+  for (const Dim& d : *type.shape) {
     if (!d.is_known()) return std::nullopt;
     shape.push_back(d.value());
   }
   return shape;
+}
+
+std::optional<Shape> PrepareContext::static_shape(std::size_t i) const {
+  if (const Tensor* t = constant_tensor(i)) return t->shape();
+  const Type* type = input_type(i);
+  return type ? known_shape(*type) : std::nullopt;
 }
 
 std::size_t NodeInfo::listed_outputs() const {

@@ -89,6 +89,9 @@ class PrepareContext : public NodeInfo {
   virtual int threads() const = 0;
 };
 
+// A tensor type's shape when inference knows every dim; nullopt otherwise.
+std::optional<Shape> known_shape(const Type& type);
+
 class KernelContext : public NodeInfo {
  public:
   virtual std::size_t num_inputs() const = 0;

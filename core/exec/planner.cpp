@@ -378,16 +378,11 @@ std::optional<SlotFacts> GraphBuilder::slot_facts(int slot) const {
   const std::string& name = plan_->slot_names[static_cast<std::size_t>(slot)];
   const auto w = widened_.find(name);
   const ValueRecord* r = inferred_->find(w == widened_.end() ? name : w->second);
-  if (!r || !r->type.is_tensor() || !r->type.has_shape()) return std::nullopt;
+  std::optional<Shape> shape = r ? known_shape(r->type) : std::nullopt;
   const std::optional<DataType> dtype =
-      w == widened_.end() ? data_type_from_int(r->type.elem) : DataType::float32;
-  if (!dtype) return std::nullopt;
-  SlotFacts f{*dtype, {}};
-  for (const Dim& d : *r->type.shape) {
-    if (!d.is_known()) return std::nullopt;
-    f.shape.push_back(d.value());
-  }
-  return f;
+      w == widened_.end() ? data_type_from_int(r ? r->type.elem : 0) : DataType::float32;
+  if (!shape || !dtype) return std::nullopt;
+  return SlotFacts{*dtype, std::move(*shape)};
 }
 
 // Concatenations whose inputs' producers can write straight into the output (Assembly): a
