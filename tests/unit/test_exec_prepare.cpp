@@ -5,6 +5,7 @@
 // Storage allocator, which a program can replace.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -219,28 +220,89 @@ TEST_CASE("scratch memory and outputs go through the installed Storage allocator
   CHECK(counting.live == 0);
 }
 
-TEST_CASE("large blocks are huge-page aligned and reused by size in pages") {
-  StorageAllocator& a = exec_detail::large_block_allocator();
-  // A size nothing else in these tests uses, so the cache holds none yet.
-  const std::size_t granule = kHugePageBytes;
-  const std::size_t large = 7 * granule + 64;
-  void* first = a.allocate(large);
-  CHECK(reinterpret_cast<std::uintptr_t>(first) % granule == 0);
-  // Writable to its end.
-  static_cast<char*>(first)[0] = 1;
-  static_cast<char*>(first)[large - 1] = 1;
-  a.release(first, large);
-  // A block of the same size in pages comes back from the cache; of another size, not.
-  void* again = a.allocate(7 * granule + 4096);
-  CHECK(again == first);
-  void* other = a.allocate(3 * kHugePageBytes);
-  CHECK(other != first);
-  CHECK(reinterpret_cast<std::uintptr_t>(other) % kHugePageBytes == 0);
-  void* small = a.allocate(4096);
+namespace {
+
+// Fills [p, p + bytes) so that overlapping blocks would show.
+void fill_block(void* p, std::size_t bytes, unsigned char value) {
+  std::memset(p, value, bytes);
+}
+
+bool block_holds(const void* p, std::size_t bytes, unsigned char value) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  return std::all_of(b, b + bytes, [&](unsigned char c) { return c == value; });
+}
+
+}  // namespace
+
+TEST_CASE("the large-block arena carves the lowest free range that fits and merges what is freed") {
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  exec_detail::LargeBlockArena arena(8 * MiB);
+  void* a = arena.allocate(MiB);
+  void* b = arena.allocate(MiB + 64);
+  void* c = arena.allocate(2 * MiB);
+  // One mapping, huge-page aligned, blocks one after the other.
+  CHECK(arena.stats().mappings == 1);
+  CHECK(reinterpret_cast<std::uintptr_t>(a) % kHugePageBytes == 0);
+  CHECK(static_cast<char*>(b) == static_cast<char*>(a) + MiB);
+  CHECK(static_cast<char*>(c) == static_cast<char*>(b) + MiB + 64);
+  fill_block(a, MiB, 1);
+  fill_block(b, MiB + 64, 2);
+  fill_block(c, 2 * MiB, 3);
+  CHECK(block_holds(a, MiB, 1));
+  CHECK(block_holds(b, MiB + 64, 2));
+
+  // A freed block is the first place a smaller request goes.
+  arena.release(b, MiB + 64);
+  void* d = arena.allocate(512 * 1024);
+  CHECK(d == b);
+  CHECK(block_holds(c, 2 * MiB, 3));
+  arena.release(d, 512 * 1024);
+
+  // Freed neighbours merge: a and b's ranges together hold a request of both sizes.
+  arena.release(a, MiB);
+  void* e = arena.allocate(2 * MiB + 64);
+  CHECK(e == a);
+  CHECK(arena.stats().free_bytes == 8 * MiB - (2 * MiB + 64) - 2 * MiB);
+
+  // A request past the mapping's size gets a mapping of its own.
+  void* f = arena.allocate(9 * MiB);
+  CHECK(arena.stats().mappings == 2);
+  CHECK(arena.stats().mapped_bytes == 8 * MiB + 9 * MiB);
+  fill_block(f, 9 * MiB, 4);
+  CHECK(block_holds(c, 2 * MiB, 3));
+  arena.release(f, 9 * MiB);
+  arena.release(e, 2 * MiB + 64);
+  arena.release(c, 2 * MiB);
+  // Everything freed is kept (under the bound) for the next requests.
+  CHECK(arena.stats().free_bytes == arena.stats().mapped_bytes);
+  CHECK(arena.allocate(3 * MiB) == a);
+  arena.release(a, 3 * MiB);
+}
+
+TEST_CASE("a paused large-block arena makes blocks apart from its mappings") {
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  exec_detail::LargeBlockArena arena(4 * MiB);
+  arena.pause();
+  void* big = arena.allocate(3 * MiB);
+  void* medium = arena.allocate(128 * 1024);
+  CHECK(arena.stats().mappings == 0);
+  CHECK(reinterpret_cast<std::uintptr_t>(medium) % 64 == 0);
+  fill_block(big, 3 * MiB, 5);
+  fill_block(medium, 128 * 1024, 6);
+  arena.resume();
+  // Made while paused, freed after: they still go back where they came from.
+  void* run = arena.allocate(3 * MiB);
+  CHECK(arena.stats().mappings == 1);
+  CHECK(block_holds(big, 3 * MiB, 5));
+  arena.release(big, 3 * MiB);
+  arena.release(medium, 128 * 1024);
+  CHECK(arena.stats().free_bytes == MiB);
+  arena.release(run, 3 * MiB);
+  // Small requests never touch the mappings.
+  void* small = arena.allocate(4096);
   CHECK(reinterpret_cast<std::uintptr_t>(small) % 64 == 0);
-  a.release(small, 4096);
-  a.release(other, 3 * kHugePageBytes);
-  a.release(again, 7 * granule + 4096);
+  CHECK(arena.stats().free_bytes == 4 * MiB);
+  arena.release(small, 4096);
 }
 
 TEST_CASE("an uninitialised tensor has its shape and type; its storage tail is zeroed") {
