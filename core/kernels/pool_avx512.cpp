@@ -74,12 +74,20 @@ namespace {
 // over the window rows, then columns, in order (as the definition adds), divided by its
 // divisors. The rows' chains of adds are independent, so that their latencies overlap (a row
 // at a time, a 3x3 window's nine dependent adds and the division left 14x14 planes
-// latency-bound).
-template <int kRows>
+// latency-bound). kKernel and kStride, when not 0, are the window's size (both axes, no
+// dilation) and its stride along the width, as constants: a 3x3 window's taps then unroll and
+// its loop counters no longer spill (Inception's 3x3 averages took twice as long through the
+// general loops).
+template <int kRows, int kKernel, int kStride>
 void average_rows(float* out, const float* padded, int64_t padded_w, int64_t out_w,
                   int64_t stride_h, int64_t stride_w, int64_t kernel_h, int64_t kernel_w,
                   int64_t dilation_h, int64_t dilation_w, const float* divisors, int64_t oh,
                   int64_t o, int64_t count) {
+  if constexpr (kKernel != 0) {
+    kernel_h = kernel_w = kKernel;
+    dilation_h = dilation_w = 1;
+  }
+  if constexpr (kStride != 0) stride_w = kStride;
   const __mmask16 mask = first_lanes(count);
   const float* window = padded + oh * stride_h * padded_w + o * stride_w;
   const int64_t row_step = stride_h * padded_w;
@@ -99,21 +107,45 @@ void average_rows(float* out, const float* padded, int64_t padded_w, int64_t out
   }
 }
 
+// Every output row and column of the plane through average_rows<.., kKernel, kStride>.
+template <int kKernel, int kStride>
+void average_all_rows(float* out, const float* padded, int64_t padded_w, int64_t out_h,
+                      int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
+                      int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
+                      const float* divisors) {
+  for (int64_t oh = 0; oh < out_h; oh += kAverageRows)
+    for (int64_t o = 0; o < out_w; o += kLanes) {
+      const int64_t count = out_w - o < kLanes ? out_w - o : kLanes;
+      with_row_count(out_h - oh, [&](auto rows) {
+        average_rows<decltype(rows)::value, kKernel, kStride>(
+            out, padded, padded_w, out_w, stride_h, stride_w, kernel_h, kernel_w, dilation_h,
+            dilation_w, divisors, oh, o, count);
+      });
+    }
+}
+
 }  // namespace
 
 void average_padded_plane_avx512(float* out, const float* padded, int64_t padded_w, int64_t out_h,
                                  int64_t out_w, int64_t stride_h, int64_t stride_w,
                                  int64_t kernel_h, int64_t kernel_w, int64_t dilation_h,
                                  int64_t dilation_w, const float* divisors) {
-  for (int64_t oh = 0; oh < out_h; oh += kAverageRows)
-    for (int64_t o = 0; o < out_w; o += kLanes) {
-      const int64_t count = out_w - o < kLanes ? out_w - o : kLanes;
-      with_row_count(out_h - oh, [&](auto rows) {
-        average_rows<decltype(rows)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
-                                            kernel_h, kernel_w, dilation_h, dilation_w, divisors,
-                                            oh, o, count);
-      });
-    }
+  const bool three = kernel_h == 3 && kernel_w == 3 && dilation_h == 1 && dilation_w == 1;
+  auto run = [&](auto kernel, auto stride) {
+    average_all_rows<decltype(kernel)::value, decltype(stride)::value>(
+        out, padded, padded_w, out_h, out_w, stride_h, stride_w, kernel_h, kernel_w, dilation_h,
+        dilation_w, divisors);
+  };
+  using Zero = std::integral_constant<int, 0>;
+  using One = std::integral_constant<int, 1>;
+  using Two = std::integral_constant<int, 2>;
+  using Three = std::integral_constant<int, 3>;
+  if (three && stride_w == 1)
+    run(Three{}, One{});
+  else if (three && stride_w == 2)
+    run(Three{}, Two{});
+  else
+    run(Zero{}, Zero{});
 }
 
 }  // namespace onnxtool::kernels::detail

@@ -295,6 +295,37 @@ std::pair<int64_t, int64_t> reach(const AxisWindows& a) {
 // Planes up to this many elements go through a zero-padded copy (sum_plane_padded).
 constexpr int64_t kPaddedPlaneMax = int64_t{1} << 16;
 
+// A thread's copy of one plane inside a border of `fill`, for the small-plane paths below. The
+// border is written only when the layout or the fill changes: planes of one node (and of the
+// next nodes of the same shape) overwrite the same inner rectangle, and filling the whole copy
+// for each 14x14 plane took as long as summing it.
+class BorderedPlane {
+ public:
+  // The copy's first element (rows of pw); `src`'s in_h rows of in_w start at (top, left).
+  const float* copy(const float* src, int64_t in_h, int64_t in_w, int64_t top, int64_t left,
+                    int64_t ph, int64_t pw, float fill) {
+    const Layout layout{in_h, in_w, top, left, ph, pw, fill};
+    if (!(layout == layout_)) {
+      data_.assign(static_cast<std::size_t>(ph * pw), fill);
+      layout_ = layout;
+    }
+    float* inner = data_.data() + top * pw + left;
+    for (int64_t r = 0; r < in_h; ++r)
+      std::copy(src + r * in_w, src + (r + 1) * in_w, inner + r * pw);
+    return data_.data();
+  }
+
+ private:
+  struct Layout {
+    int64_t in_h = -1, in_w = -1, top = 0, left = 0, ph = 0, pw = 0;
+    float fill = 0;
+    // The fills compared by value: 0 and -infinity here, never NaN.
+    bool operator==(const Layout&) const = default;
+  };
+  Layout layout_;
+  std::vector<float> data_;
+};
+
 // A float average over a small 2-D plane: where windows reach into the padding, the plane
 // copied into a zero border, so that every window is whole; then, with a stride of 1 or 2 along
 // the width, each output's window is summed and divided in one pass
@@ -330,19 +361,18 @@ bool sum_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
     return true;
   }
   const int64_t ph = top + h.in + bottom, pw = left + w.in + right;
-  thread_local std::vector<float> padded, acc;
-  padded.assign(static_cast<std::size_t>(ph * pw), 0.0f);
-  for (int64_t r = 0; r < h.in; ++r)
-    std::copy(src + r * w.in, src + (r + 1) * w.in, padded.begin() + (top + r) * pw + left);
+  thread_local BorderedPlane bordered;
+  thread_local std::vector<float> acc;
+  const float* padded = bordered.copy(src, h.in, w.in, top, left, ph, pw, 0.0f);
   if (one_pass) {
-    a.padded = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
+    a.padded = padded + (h.start[0] + top) * pw + w.start[0] + left;
     a.padded_w = pw;
     kernels::average_padded_plane(out, a);
     return true;
   }
   // Wider strides: a row of sums per output row (w.out apart), then the divisions.
   acc.assign(static_cast<std::size_t>(h.out * w.out), 0.0f);
-  const float* origin = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
+  const float* origin = padded + (h.start[0] + top) * pw + w.start[0] + left;
   const kernels::RowWindow row{w.out, w.stride, w.kernel, w.dilation};
   for (int64_t kh = 0; kh < h.kernel; ++kh) {
     const float* base = origin + kh * h.dilation * pw;
@@ -377,12 +407,12 @@ bool max_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
   // 0.35 through the copy): the copy pays where one pass covers every output row.
   if (top + left == 0 || h.stride != 1 || w.stride != 1) return false;
   const int64_t ph = top + h.in + bottom, pw = left + w.in + right;
-  thread_local std::vector<float> padded, acc;
-  padded.assign(static_cast<std::size_t>(ph * pw), -std::numeric_limits<float>::infinity());
+  thread_local BorderedPlane bordered;
+  thread_local std::vector<float> acc;
   const float* src = x + plane * h.in * w.in;
-  for (int64_t r = 0; r < h.in; ++r)
-    std::copy(src + r * w.in, src + (r + 1) * w.in, padded.begin() + (top + r) * pw + left);
-  const float* origin = padded.data() + (h.start[0] + top) * pw + w.start[0] + left;
+  const float* padded =
+      bordered.copy(src, h.in, w.in, top, left, ph, pw, -std::numeric_limits<float>::infinity());
+  const float* origin = padded + (h.start[0] + top) * pw + w.start[0] + left;
   float* out = y + plane * h.out * w.out;
   const int64_t n = (h.out - 1) * pw + w.out;
   scratch_of(acc, static_cast<std::size_t>(n));

@@ -233,6 +233,9 @@ TEST_CASE("pools: inference") {
 TEST_CASE("AveragePool in float gives the bits of the plain loop on every path") {
   const PoolCase cases[] = {
       {{1, 3, 7, 7}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      // The same bordered size with the plane placed elsewhere in it: what the case before left
+      // in the thread's bordered copy must not show.
+      {{1, 3, 7, 7}, {3, 3}, {1, 1}, {2, 2, 0, 0}},
       {{1, 2, 28, 13}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, true},
       {{1, 2, 9, 11}, {2, 3}, {1, 1}, {0, 2, 1, 0}, {2, 1}},
       {{1, 1, 5, 40}, {3, 3}, {1, 1}, {2, 2, 2, 2}},
@@ -289,6 +292,7 @@ TEST_CASE("AveragePool in float gives the bits of the plain loop on every path")
 TEST_CASE("MaxPool in float gives the bits of the plain loop on every path") {
   const PoolCase cases[] = {
       {{1, 3, 7, 7}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 3, 7, 7}, {3, 3}, {1, 1}, {2, 2, 0, 0}},  // as in the AveragePool cases
       {{1, 2, 14, 14}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
       {{1, 2, 28, 13}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, true},
       {{1, 2, 9, 11}, {2, 3}, {1, 1}, {0, 2, 1, 0}, {2, 1}},
