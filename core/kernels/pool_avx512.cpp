@@ -21,10 +21,17 @@ __m512 max_of(__m512 v, __m512 best) {
 // kV vectors of outputs (kLanes apart; the last has `last_count` lanes) over `rows` window rows
 // (row_step apart), each lane's values in the definition's order: the first seeds. The vectors'
 // chains of maxima are independent, so that their latencies overlap (a chain is 9 dependent
-// maxima for a 3x3 window).
-template <int kV>
+// maxima for a 3x3 window). kWindow and kStride, when not 0, are a square window's size (as
+// many rows as columns, no dilation) and the stride, as constants: the taps unroll and the
+// loop counters stay out of memory.
+template <int kV, int kWindow, int kStride>
 void max_vectors(float* out, const float* src, int64_t row_step, int64_t rows, int64_t stride,
                  int64_t kernel, int64_t dilation, int64_t last_count) {
+  if constexpr (kWindow != 0) {
+    rows = kernel = kWindow;
+    dilation = 1;
+  }
+  if constexpr (kStride != 0) stride = kStride;
   auto count_of = [&](int v) { return v == kV - 1 ? last_count : kLanes; };
   __m512 best[kV];
   for (int v = 0; v < kV; ++v)
@@ -39,18 +46,38 @@ void max_vectors(float* out, const float* src, int64_t row_step, int64_t rows, i
     _mm512_mask_storeu_ps(out + v * kLanes, first_lanes(count_of(v)), best[v]);
 }
 
+// A row of n outputs through max_vectors<.., kWindow, kStride>, two vectors at a time.
+template <int kWindow, int kStride>
+void max_row(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
+             int64_t stride, int64_t kernel, int64_t dilation) {
+  int64_t o = 0;
+  for (; n - o > kLanes; o += 2 * kLanes) {
+    const int64_t last = n - o - kLanes < kLanes ? n - o - kLanes : kLanes;
+    max_vectors<2, kWindow, kStride>(out + o, src + o * stride, row_step, rows, stride, kernel,
+                                     dilation, last);
+  }
+  if (o < n)
+    max_vectors<1, kWindow, kStride>(out + o, src + o * stride, row_step, rows, stride, kernel,
+                                     dilation, n - o);
+}
+
 }  // namespace
 
 int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                         int64_t stride, int64_t kernel, int64_t dilation) {
   if (stride != 1 && stride != 2) return 0;
-  int64_t o = 0;
-  for (; n - o > kLanes; o += 2 * kLanes) {
-    const int64_t last = n - o - kLanes < kLanes ? n - o - kLanes : kLanes;
-    max_vectors<2>(out + o, src + o * stride, row_step, rows, stride, kernel, dilation, last);
-  }
-  if (o < n)
-    max_vectors<1>(out + o, src + o * stride, row_step, rows, stride, kernel, dilation, n - o);
+  const bool three = rows == 3 && kernel == 3 && dilation == 1;
+  using Zero = std::integral_constant<int, 0>;
+  auto run = [&](auto window, auto step) {
+    max_row<decltype(window)::value, decltype(step)::value>(out, src, row_step, rows, n, stride,
+                                                            kernel, dilation);
+  };
+  if (three && stride == 1)
+    run(std::integral_constant<int, 3>{}, std::integral_constant<int, 1>{});
+  else if (three)
+    run(std::integral_constant<int, 3>{}, std::integral_constant<int, 2>{});
+  else
+    run(Zero{}, Zero{});
   return n;
 }
 
