@@ -156,11 +156,11 @@ LargeBlockArena& large_block_allocator() {
   return *arena;
 }
 
-LargeBlockCachingPaused::LargeBlockCachingPaused() {
+LargeBlockArenaPaused::LargeBlockArenaPaused() {
   large_block_allocator().pause();
 }
 
-LargeBlockCachingPaused::~LargeBlockCachingPaused() {
+LargeBlockArenaPaused::~LargeBlockArenaPaused() {
   large_block_allocator().resume();
 }
 

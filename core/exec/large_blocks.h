@@ -66,12 +66,12 @@ LargeBlockArena& large_block_allocator();
 // While one exists (on any thread), the process's arena is paused: planning makes and frees
 // temporaries between long-lived tensors (converted weights), which left holes in the mappings
 // runs carve and made them grow.
-class LargeBlockCachingPaused {
+class LargeBlockArenaPaused {
  public:
-  LargeBlockCachingPaused();
-  ~LargeBlockCachingPaused();
-  LargeBlockCachingPaused(const LargeBlockCachingPaused&) = delete;
-  LargeBlockCachingPaused& operator=(const LargeBlockCachingPaused&) = delete;
+  LargeBlockArenaPaused();
+  ~LargeBlockArenaPaused();
+  LargeBlockArenaPaused(const LargeBlockArenaPaused&) = delete;
+  LargeBlockArenaPaused& operator=(const LargeBlockArenaPaused&) = delete;
 };
 
 }  // namespace onnxtool::exec_detail

@@ -378,9 +378,10 @@ std::optional<SlotFacts> GraphBuilder::slot_facts(int slot) const {
   const std::string& name = plan_->slot_names[static_cast<std::size_t>(slot)];
   const auto w = widened_.find(name);
   const ValueRecord* r = inferred_->find(w == widened_.end() ? name : w->second);
-  std::optional<Shape> shape = r ? known_shape(r->type) : std::nullopt;
+  if (!r) return std::nullopt;
+  std::optional<Shape> shape = known_shape(r->type);
   const std::optional<DataType> dtype =
-      w == widened_.end() ? data_type_from_int(r ? r->type.elem : 0) : DataType::float32;
+      w == widened_.end() ? data_type_from_int(r->type.elem) : DataType::float32;
   if (!shape || !dtype) return std::nullopt;
   return SlotFacts{*dtype, std::move(*shape)};
 }

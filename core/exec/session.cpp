@@ -268,7 +268,7 @@ Session::Session(const Model& model, SessionOptions options)
       "shape inference for planning: {:.1f} ms",
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   {
-    const exec_detail::LargeBlockCachingPaused planning;
+    const exec_detail::LargeBlockArenaPaused planning;
     plan_ = build_plan(options_.fold_constants, stats_, &warnings_);
   }
   if (options_.profile && options_.trace) {
@@ -337,7 +337,7 @@ const exec_detail::GraphPlan& Session::plan_for(
   // Built on first need; concurrent runs wait for the one that builds it.
   std::call_once(plan_fed_defaults_once_, [&] {
     SessionStats unused;
-    const exec_detail::LargeBlockCachingPaused planning;
+    const exec_detail::LargeBlockArenaPaused planning;
     plan_fed_defaults_ = build_plan(false, unused);
   });
   return *plan_fed_defaults_;

@@ -18,6 +18,21 @@ __m512 max_of(__m512 v, __m512 best) {
   return _mm512_mask_max_ps(best, static_cast<__mmask16>(0xffff), v, best);
 }
 
+template <int kValue>
+using Constant = std::integral_constant<int, kValue>;
+
+// f(window, stride) with a 3x3 window (no dilation) at stride 1 or 2 as constants, so that the
+// taps unroll and the loop counters stay in registers; else f(0, 0): the general loops.
+template <class F>
+void with_window_constants(bool three_by_three, int64_t stride, F&& f) {
+  if (three_by_three && stride == 1)
+    f(Constant<3>{}, Constant<1>{});
+  else if (three_by_three && stride == 2)
+    f(Constant<3>{}, Constant<2>{});
+  else
+    f(Constant<0>{}, Constant<0>{});
+}
+
 // kV vectors of outputs (kLanes apart; the last has `last_count` lanes) over `rows` window rows
 // (row_step apart), each lane's values in the definition's order: the first seeds. The vectors'
 // chains of maxima are independent, so that their latencies overlap (a chain is 9 dependent
@@ -66,18 +81,11 @@ void max_row(float* out, const float* src, int64_t row_step, int64_t rows, int64
 int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                         int64_t stride, int64_t kernel, int64_t dilation) {
   if (stride != 1 && stride != 2) return 0;
-  const bool three = rows == 3 && kernel == 3 && dilation == 1;
-  using Zero = std::integral_constant<int, 0>;
-  auto run = [&](auto window, auto step) {
-    max_row<decltype(window)::value, decltype(step)::value>(out, src, row_step, rows, n, stride,
-                                                            kernel, dilation);
-  };
-  if (three && stride == 1)
-    run(std::integral_constant<int, 3>{}, std::integral_constant<int, 1>{});
-  else if (three)
-    run(std::integral_constant<int, 3>{}, std::integral_constant<int, 2>{});
-  else
-    run(Zero{}, Zero{});
+  with_window_constants(rows == 3 && kernel == 3 && dilation == 1, stride,
+                        [&](auto window, auto step) {
+                          max_row<decltype(window)::value, decltype(step)::value>(
+                              out, src, row_step, rows, n, stride, kernel, dilation);
+                        });
   return n;
 }
 
@@ -158,21 +166,11 @@ void average_padded_plane_avx512(float* out, const float* padded, int64_t padded
                                  int64_t kernel_h, int64_t kernel_w, int64_t dilation_h,
                                  int64_t dilation_w, const float* divisors) {
   const bool three = kernel_h == 3 && kernel_w == 3 && dilation_h == 1 && dilation_w == 1;
-  auto run = [&](auto kernel, auto stride) {
-    average_all_rows<decltype(kernel)::value, decltype(stride)::value>(
+  with_window_constants(three, stride_w, [&](auto window, auto step) {
+    average_all_rows<decltype(window)::value, decltype(step)::value>(
         out, padded, padded_w, out_h, out_w, stride_h, stride_w, kernel_h, kernel_w, dilation_h,
         dilation_w, divisors);
-  };
-  using Zero = std::integral_constant<int, 0>;
-  using One = std::integral_constant<int, 1>;
-  using Two = std::integral_constant<int, 2>;
-  using Three = std::integral_constant<int, 3>;
-  if (three && stride_w == 1)
-    run(Three{}, One{});
-  else if (three && stride_w == 2)
-    run(Three{}, Two{});
-  else
-    run(Zero{}, Zero{});
+  });
 }
 
 }  // namespace onnxtool::kernels::detail
