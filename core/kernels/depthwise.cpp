@@ -32,13 +32,19 @@ int64_t depthwise_scratch(const PlaneWindow& p) {
 }
 
 // Outputs per plane up to which blocks of channels win: measured on 3x3 layers (pads 1), one
-// thread, medians: 7x7 planes of 960 channels took 0.097 ms by blocks against 0.145 ms by
-// planes, 14 -> 7 with stride 2 of 576 channels 0.068 against 0.179; 14x14 planes of 576
-// channels 0.153 by blocks against 0.100 by planes.
+// thread, medians, with the AVX-512 blocks' rows of runs: 14x14 planes of 384 channels took
+// 0.045 ms by blocks against 0.046 by planes, of 576 0.068-0.071 against 0.071-0.072, 28 -> 14
+// with stride 2 of 192 channels 0.042 against 0.051-0.055; 28x28 planes of 192 channels 0.078
+// against 0.070, 56 -> 28 with stride 2 of 144 0.127 against 0.108. Below AVX-512 (8 lanes, the
+// blocks' positions moved a float at a time) 7x7 planes of 960 channels took 0.097 ms by blocks
+// against 0.145 ms by planes, 14 -> 7 with stride 2 of 576 channels 0.068 against 0.179; 14x14
+// planes of 576 channels 0.153 by blocks against 0.100 by planes.
 constexpr int64_t kChannelBlockMaxOutputs = 64;
+constexpr int64_t kChannelBlockMaxOutputsAvx512 = 196;
 
 bool depthwise_by_channels(const PlaneWindow& p) {
-  return p.out_h * p.out_w <= kChannelBlockMaxOutputs;
+  const bool wide = simd_level() == SimdLevel::avx512;
+  return p.out_h * p.out_w <= (wide ? kChannelBlockMaxOutputsAvx512 : kChannelBlockMaxOutputs);
 }
 
 int64_t depthwise_channels_scratch(const PlaneWindow& p) {

@@ -179,10 +179,23 @@ TEST_CASE("depthwise channel blocks: the definition's bits per channel, every le
   std::mt19937 rng(23);
   std::uniform_real_distribution<float> u(-1, 1);
   const Case cases[] = {
-      {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   {8, 8, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
-      {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},  {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},
-      {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},  {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+      {7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {8, 8, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},
+      {9, 13, 5, 3, 2, 3, 1, 2, 2, 0, 1, 2},
+      {1, 40, 1, 5, 1, 1, 1, 2, 0, 3, 0, 1},
+      {10, 9, 3, 3, 3, 1, 2, 1, 1, 2, 0, 0},
+      {5, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
       {12, 11, 8, 7, 1, 1, 1, 1, 3, 3, 4, 3},
+      // 3x3 windows, undilated, at stride 1 or 2 along the width (the AVX-512 rows of runs):
+      // 14 outputs a row (runs of 8 and 6), 7 at stride 2 (4 and 3), strides that differ, a
+      // plane narrower than a run, a tiny one, and an input wider than the windows reach;
+      // 196, 49, 117, 15 and 4 outputs (the last group of 16 positions full, of 1, 5, 15, 4).
+      {14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      {13, 19, 3, 3, 1, 2, 1, 1, 0, 1, 2, 0},
+      {9, 3, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1},
+      {2, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {10, 10, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
   };
   using Fn = void (*)(const kernels::PlaneWindow&, const kernels::ChannelBlock&, float*,
                       const kernels::Epilogue&);
