@@ -3,6 +3,8 @@
 // (every version accepts a broadcastable C; Gemm-1 and -6 spelled it out with `broadcast`).
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
+#include "onnx.pb.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
@@ -42,10 +44,16 @@ struct GemmState {
   float alpha = 1, beta = 1;
   // float16/bfloat16 B and C given as constants, converted to float32 at planning.
   std::optional<Tensor> b32, c32;
+  // What fusions gave a float32 Gemm (core/registry/fusion.h): a residual summand's input
+  // (-1: none) and an activation, applied to Y after the product in that order.
+  int64_t residual_input = -1;
+  kernels::Epilogue activation;
 };
 
 GemmState prepare_gemm(PrepareContext& ctx) {
   GemmState s;
+  s.residual_input = residual_input_of(ctx.attrs());
+  s.activation = epilogue_of(ctx.attrs());
   s.ta = ctx.attrs().get_int("transA", 0) != 0;
   s.tb = ctx.attrs().get_int("transB", 0) != 0;
   s.alpha = ctx.attrs().get_float("alpha", 1.0f);
@@ -123,6 +131,19 @@ void gemm_int(const GemmShape& g, const T* a, const T* b, const T* c, T* y) {
     }
 }
 
+// The fused residual Add and activation on a float32 Y, as the nodes did them.
+void finish_fused(const KernelContext& ctx, const GemmState& s, Tensor& y) {
+  if (s.residual_input < 0 && !s.activation) return;
+  const float* residual = nullptr;
+  if (s.residual_input >= 0) {
+    const Tensor& r = ctx.input(s.residual_input);
+    if (r.dtype() != DataType::float32 || r.shape() != y.shape())
+      ctx.fail("the fused residual must be float32 of Y's shape " + shape_to_string(y.shape()));
+    residual = r.data<float>();
+  }
+  s.activation.apply(y.mutable_data<float>(), y.numel(), residual);
+}
+
 void gemm_kernel(KernelContext& ctx, const GemmState& s) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
@@ -156,9 +177,10 @@ void gemm_kernel(KernelContext& ctx, const GemmState& s) {
   const Tensor b32 = nn::float32_of(s.b32, b);
   const Tensor c32_tensor = g.c ? nn::float32_of(s.c32, *g.c) : Tensor();
   const float* c32 = g.c ? c32_tensor.data<float>() : nullptr;
-  if (y.dtype() == DataType::float32)
-    return gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32,
-                             y.mutable_data<float>());
+  if (y.dtype() == DataType::float32) {
+    gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32, y.mutable_data<float>());
+    return finish_fused(ctx, s, y);
+  }
   Tensor y32(DataType::float32, y.shape());
   gemm_float<float>(ctx, g, a32.data<float>(), b32.data<float>(), c32, y32.mutable_data<float>());
   nn::store_float32(ctx, y32.data<float>(), y);
@@ -208,6 +230,12 @@ void gemm_legacy_broadcast(AdapterContext& ctx) {
   if (!suffix && !one) ctx.refuse("numpy broadcasting of C has no equivalent before version 7");
   ctx.set_attribute("broadcast", int64_t{1});
   ctx.describe("broadcast=1 (C over Y's last dims)");
+}
+
+// For the executor's fusions (core/registry/fusion.h): a Gemm whose Y is float32 applies a
+// residual Add and an activation after it, in float32 as the nodes do.
+bool gemm_finishes(const FusionNode& n) {
+  return n.output_elem == onnx::TensorProto::FLOAT;
 }
 
 }  // namespace
@@ -286,6 +314,8 @@ void define_Gemm(OpDef& op) {
   op.all()
       .infer(infer_gemm)
       .kernel(prepared_kernel(prepare_gemm, gemm_kernel))
+      .takes_epilogue(gemm_finishes)
+      .takes_residual(gemm_finishes)
       .macs([](const WorkShapes& s, const AttrView& attrs) {
         return nn::product_macs(s, 0, attrs.get_int("transA", 0) != 0);
       });

@@ -2,9 +2,12 @@
 // MatMul: the ai.onnx operator, numpy.matmul's semantics: 1-D operands are promoted to matrices
 // (and the added dim removed again), batch dims broadcast.
 #include <algorithm>
+#include <string>
 
 #include "core/infer/helpers.h"
 #include "core/kernels/gemm.h"
+#include "core/registry/fusion.h"
+#include "onnx.pb.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
 
@@ -119,6 +122,28 @@ void matmul_int(const KernelContext& ctx, const MatmulPlan& p, const T* a, const
   });
 }
 
+// What fusions gave a float32 MatMul (core/registry/fusion.h), applied to each element of Y
+// right after its product, in the nodes' order: + bias[j] for column j (an Add or Sub of a
+// constant along Y's last axis: a bias), + the residual's element (a residual Add: a tensor
+// laid out as Y), then the activation. Each a float32 operation, as the nodes did it.
+struct MatmulFinish {
+  const float* bias = nullptr;
+  const float* residual = nullptr;
+  kernels::Epilogue activation;
+
+  bool any() const { return bias || residual || activation; }
+
+  // Rows [0, rows) x columns [c0, c1) of the matrix of Y at y + at (n columns a row).
+  void apply(float* y, int64_t at, int64_t rows, int64_t n, int64_t c0, int64_t c1) const {
+    for (int64_t r = 0; r < rows; ++r) {
+      float* row = y + at + r * n + c0;
+      if (bias)
+        for (int64_t j = 0; j < c1 - c0; ++j) row[j] += bias[c0 + j];
+      activation.apply(row, c1 - c0, residual ? residual + at + r * n + c0 : nullptr);
+    }
+  }
+};
+
 // What MatMul works out once per node: the product plan for the shapes known at planning (runs
 // on other shapes plan their own), and a float16/bfloat16 constant B in float32.
 struct MatmulState {
@@ -127,6 +152,10 @@ struct MatmulState {
   // A constant float B of one matrix (rank 2, or leading dims of 1), packed once for the
   // products (not usable() otherwise).
   kernels::PackedB packed_b;
+  // Inputs fusions added (-1: none): a bias along Y's last axis, a residual summand; and the
+  // activation one gave.
+  int64_t bias_input = -1, residual_input = -1;
+  kernels::Epilogue activation;
 };
 
 void pack_constant_b(const PrepareContext& ctx, MatmulState& s) {
@@ -143,18 +172,43 @@ MatmulState prepare_matmul(PrepareContext& ctx) {
   s.b32 = nn::prepared_float32(ctx, 1);
   s.plan.prepare(ctx, [&](const Shape& a, const Shape& b) { return plan_matmul(ctx, a, b); });
   pack_constant_b(ctx, s);
+  s.residual_input = residual_input_of(ctx.attrs());
+  s.activation = epilogue_of(ctx.attrs());
+  // Input 2 is no MatMul input: a bias fusion added it, unless it is the residual.
+  if (ctx.has_input(2) && s.residual_input != 2) s.bias_input = 2;
   return s;
+}
+
+// The fused steps of this run, their operands checked against Y (plan p).
+MatmulFinish finish_of(const KernelContext& ctx, const MatmulState& s, const MatmulPlan& p,
+                       const Tensor& y) {
+  MatmulFinish f;
+  f.activation = s.activation;
+  if (s.bias_input < 0 && s.residual_input < 0 && !s.activation) return f;
+  if (y.dtype() != DataType::float32) ctx.fail("a fused MatMul computes float32 only");
+  if (s.bias_input >= 0) {
+    const Tensor& bias = ctx.input(s.bias_input);
+    if (bias.dtype() != DataType::float32 || bias.numel() != p.n)
+      ctx.fail("the fused bias must hold " + std::to_string(p.n) + " float32 values");
+    f.bias = bias.data<float>();
+  }
+  if (s.residual_input >= 0) {
+    const Tensor& residual = ctx.input(s.residual_input);
+    if (residual.dtype() != DataType::float32 || residual.shape() != y.shape())
+      ctx.fail("the fused residual must be float32 of Y's shape " + shape_to_string(y.shape()));
+    f.residual = residual.data<float>();
+  }
+  return f;
 }
 
 // Y_i = A_i B for each batch item with B packed: column tiles of each product split across the
 // threads (or whole items, when there are enough of them).
 void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernels::PackedB& b,
-                     const float* a, float* y) {
+                     const float* a, float* y, const MatmulFinish& finish = {}) {
   const auto items = static_cast<int64_t>(p.a_offset.size());
   // Columns [c0, c1) of item i's product; with `packed_a` (item i's A, packed once for all its
   // tiles) the product skips packing A.
-  auto block = [&](int64_t i, int64_t c0, int64_t c1,
-                   const kernels::PackedA<float>* packed_a = nullptr) {
+  auto product = [&](int64_t i, int64_t c0, int64_t c1, const kernels::PackedA<float>* packed_a) {
     float* c = y + i * p.m * p.n + c0;
     if (packed_a && packed_a->usable()) {
       kernels::PackedGemmArgs<float> g;
@@ -179,6 +233,12 @@ void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernel
     g.c = c;
     g.ldc = p.n;
     kernels::gemm_packed_b(g);
+  };
+  // The product of a block, then the fused steps on it while it is in cache.
+  auto block = [&](int64_t i, int64_t c0, int64_t c1,
+                   const kernels::PackedA<float>* packed_a = nullptr) {
+    product(i, c0, c1, packed_a);
+    if (finish.any()) finish.apply(y, i * p.m * p.n, p.m, p.n, c0, c1);
   };
   if (items >= 2 * ctx.threads()) {
     ctx.parallel_for(items, nn::grain_for(p.m * p.n * p.k), [&](int64_t lo, int64_t hi) {
@@ -223,12 +283,19 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   // Every product writes all of Y (beta 0), but an empty k leaves the zeros.
   Tensor& y =
       p.k == 0 ? ctx.output(0, a.dtype(), p.out) : ctx.output_uninitialized(0, a.dtype(), p.out);
-  if (y.numel() == 0 || p.k == 0) return;
+  if (y.numel() == 0) return;
+  const MatmulFinish finish = finish_of(ctx, s, p, y);
+  if (p.k == 0) {  // Y is zeros: the fused steps still apply
+    if (finish.any()) finish.apply(y.mutable_data<float>(), 0, y.numel() / p.n, p.n, 0, p.n);
+    return;
+  }
   if (a.dtype() == DataType::float32 && uses_packed_b(s, p))
-    return matmul_packed_b(ctx, p, s.packed_b, a.data<float>(), y.mutable_data<float>());
+    return matmul_packed_b(ctx, p, s.packed_b, a.data<float>(), y.mutable_data<float>(), finish);
   switch (a.dtype()) {
     case DataType::float32:
-      return matmul_float<float>(ctx, p, a.data<float>(), b.data<float>(), y.mutable_data<float>());
+      matmul_float<float>(ctx, p, a.data<float>(), b.data<float>(), y.mutable_data<float>());
+      if (finish.any()) finish.apply(y.mutable_data<float>(), 0, y.numel() / p.n, p.n, 0, p.n);
+      return;
     case DataType::float64:
       return matmul_float<double>(ctx, p, a.data<double>(), b.data<double>(),
                                   y.mutable_data<double>());
@@ -260,6 +327,38 @@ void matmul_kernel(KernelContext& ctx, const MatmulState& s) {
   nn::store_float32(ctx, y32.data<float>(), y);
 }
 
+// ---- fusions (core/registry/fusion.h) ---------------------------------------------------------
+
+// A float32 product whose kernel can finish its own output: Y's type is known to be float32.
+bool matmul_finishes(const FusionNode& n) {
+  return n.output_elem == onnx::TensorProto::FLOAT;
+}
+
+// A shift along Y's last axis after the product (an Add or Sub of a constant: a bias, as a
+// transformer's exports write a linear layer), kept as an input 2 of Y's last dim in floats
+// that the kernel adds to each element of Y's columns: the Add's own float sum, so the bits
+// stay. B must be a constant matrix (its columns are Y's last dim). A scale stays a node of its
+// own (folded into B it would round differently), and so does a second shift (two sums round
+// twice).
+bool matmul_absorb_channel_affine(const FusionNode& n, const ChannelAffine& affine,
+                                  ReplacedInputs& out) {
+  if (!matmul_finishes(n) || n.output_rank < 1 || n.input_named.size() > 2) return false;
+  if (residual_input_of(n.attrs) >= 0 || epilogue_of(n.attrs)) return false;
+  const Tensor* b = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  if (!b || b->rank() < 2) return false;
+  const int64_t cols = b->shape().back();
+  // Along the last axis or one value for all, and no more axes than Y (the Add would add some).
+  if (affine.axis_from_end > 1 || affine.operand_rank > n.output_rank) return false;
+  if (affine.scale.size() != 1 || affine.scale[0] != 1.0) return false;
+  const auto shifts = static_cast<int64_t>(affine.shift.size());
+  if (shifts != 1 && shifts != cols) return false;
+  Tensor bias = Tensor::uninitialized(DataType::float32, {cols});
+  float* dst = bias.mutable_data<float>();
+  for (int64_t j = 0; j < cols; ++j) dst[j] = static_cast<float>(affine.shift_at(j));
+  out.inputs.emplace_back(2, std::move(bias));
+  return true;
+}
+
 }  // namespace
 
 void define_MatMul(OpDef& op) {
@@ -288,6 +387,9 @@ void define_MatMul(OpDef& op) {
   op.all()
       .infer(infer_matmul)
       .kernel(prepared_kernel(prepare_matmul, matmul_kernel))
+      .absorb_channel_affine(matmul_absorb_channel_affine)
+      .takes_epilogue(matmul_finishes)
+      .takes_residual(matmul_finishes)
       .macs([](const WorkShapes& s, const AttrView&) { return nn::product_macs(s, 0); });
 }
 

@@ -632,3 +632,157 @@ g (float[2,3] x) => (float[2,3] z) {
     CHECK(std::find(seen.begin(), seen.end(), "y") != seen.end());
   }
 }
+
+namespace {
+
+// x [rows, 64] (with a batch dim of one when `batched`) times a constant w, then `tail` on c.
+std::string matmul_with(const std::string& x_dims, const std::string& y_dims,
+                        const std::string& tail) {
+  return "<ir_version: 8, opset_import: [\"\" : 13]>\ng (float[" + x_dims + "] x, float[" + y_dims +
+         "] r) => (float[" + y_dims + "] y) {\n  c = MatMul (x, w)\n" + tail + "\n}";
+}
+
+}  // namespace
+
+TEST_CASE("a MatMul's bias, residual Add and activation run in its kernel, with the same bits") {
+  struct Case {
+    const char* x_dims;
+    Shape x_shape;
+    Shape w_shape;
+    const char* y_dims;
+    Shape y_shape;
+    const char* tail;
+    Shape bias_shape;
+    int64_t unfused_nodes;
+  };
+  // B packed at planning (one matrix; A's batch folded into its rows, or A of rank 2), and B with
+  // batch dims of its own (the plain products); the bias as an Add or a Sub, on either side of
+  // the residual, of one value or along the last axis, with or without the batch's axes.
+  const Case cases[] = {
+      {"1,128,64",
+       {1, 128, 64},
+       {64, 96},
+       "1,128,96",
+       {1, 128, 96},
+       "  d = Add (c, bias)\n  s = Add (d, r)\n  y = Relu (s)",
+       {96},
+       4},
+      {"37,64",
+       {37, 64},
+       {64, 40},
+       "37,40",
+       {37, 40},
+       "  d = Sub (c, bias)\n  y = Add (r, d)",
+       {1, 40},
+       3},
+      {"37,64",
+       {37, 64},
+       {64, 40},
+       "37,40",
+       {37, 40},
+       "  d = Add (c, bias)\n  y = Add (d, r)",
+       {1},
+       3},
+      {"2,5,64",
+       {2, 5, 64},
+       {2, 64, 24},
+       "2,5,24",
+       {2, 5, 24},
+       "  d = Add (c, bias)\n  s = Add (d, r)\n  y = LeakyRelu (s)",
+       {1, 1, 24},
+       4},
+  };
+  for (const Case& c : cases) {
+    INFO(c.x_dims, " x ", shape_to_string(c.w_shape), ": ", c.tail);
+    Constants k = {{"w", random_tensor(DataType::float32, c.w_shape, 51)},
+                   {"bias", random_tensor(DataType::float32, c.bias_shape, 52)}};
+    const Model m = model_of(matmul_with(c.x_dims, c.y_dims, c.tail), k);
+    const auto x = random_tensor(DataType::float32, c.x_shape, 53);
+    const auto r = random_tensor(DataType::float32, c.y_shape, 54);
+    const FusedRuns runs = run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}});
+    CHECK(runs.unfused_nodes == c.unfused_nodes);
+    CHECK(runs.fused_nodes == 1);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+    CHECK(values(runs.fused_one_thread[0].tensor()) == values(runs.fused[0].tensor()));
+  }
+}
+
+TEST_CASE("no bias fusion for a MatMul's scale, a shift along its rows, a B that varies") {
+  struct Case {
+    const char* what;
+    std::string text;
+    Shape bias_shape;
+    int64_t fused_nodes;
+  };
+  const std::string head = "<ir_version: 8, opset_import: [\"\" : 13]>\n";
+  const Case cases[] = {
+      {"a scale", matmul_with("37,64", "37,40", "  d = Mul (c, bias)\n  y = Add (d, r)"), {40}, 3},
+      {"a shift along the rows",
+       matmul_with("37,64", "37,40", "  d = Add (c, bias)\n  y = Add (d, r)"),
+       {37, 1},
+       3},
+      {"a constant with more axes than Y",
+       head + "g (float[37,64] x, float[37,40] r) => (float[1,37,40] y) {\n  c = MatMul (x, w)\n"
+              "  d = Add (c, bias)\n  y = Add (d, r)\n}",
+       {1, 1, 40},
+       3},
+      {"a second shift",
+       matmul_with("37,64", "37,40",
+                   "  d = Add (c, bias)\n  e = Add (d, bias)\n"
+                   "  y = Add (e, r)"),
+       {40},
+       3},
+      {"a B that is an input",
+       head + "g (float[37,64] x, float[37,40] r) => (float[37,40] y) {\n"
+              "  v = Add (w, w)\n  c = MatMul (x, v)\n  d = Add (c, bias)\n  y = Add (d, r)\n}",
+       {40},
+       4},
+  };
+  // Each refused step stays a node of its own; the residual Add after it stays too (its other
+  // summand is no MatMul's).
+  for (const Case& c : cases) {
+    INFO(std::string(c.what));
+    Constants k = {{"w", random_tensor(DataType::float32, {64, 40}, 61)},
+                   {"bias", random_tensor(DataType::float32, c.bias_shape, 62)}};
+    const Model m = model_of(c.text, k);
+    const auto x = random_tensor(DataType::float32, {37, 64}, 63);
+    const auto r = random_tensor(DataType::float32, {37, 40}, 64);
+    // Without folding, so that the B made from w stays a value the run computes.
+    const FusedRuns runs =
+        run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}}, {"fold-constants"});
+    CHECK(runs.fused_nodes == c.fused_nodes);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+  }
+}
+
+TEST_CASE("a Gemm's residual Add and activation run in its kernel, with the same bits") {
+  const char* texts[] = {
+      R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[6,32] x, float[6,20] r) => (float[6,20] y) {
+  c = Gemm <transB = 1, alpha = 0.5> (x, w, b)
+  s = Add (c, r)
+  y = Relu (s)
+})",
+      R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[6,32] x, float[6,20] r) => (float[6,20] y) {
+  c = Gemm <transB = 1> (x, w)
+  s = Add (r, c)
+  y = Clip (s, lo, hi)
+})",
+  };
+  for (const char* text : texts) {
+    INFO(std::string(text));
+    Constants k = {{"w", random_tensor(DataType::float32, {20, 32}, 71)},
+                   {"b", random_tensor(DataType::float32, {20}, 72)},
+                   {"lo", cast_to(doubles({}, {-0.25}), DataType::float32)},
+                   {"hi", cast_to(doubles({}, {0.5}), DataType::float32)}};
+    const Model m = model_of(text, k);
+    const auto x = random_tensor(DataType::float32, {6, 32}, 73);
+    const auto r = random_tensor(DataType::float32, {6, 20}, 74);
+    const FusedRuns runs = run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}});
+    CHECK(runs.unfused_nodes == 3);
+    CHECK(runs.fused_nodes == 1);
+    CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
+    CHECK(values(runs.fused_one_thread[0].tensor()) == values(runs.fused[0].tensor()));
+  }
+}
