@@ -43,6 +43,9 @@ void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w
 
 int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                         int64_t stride, int64_t kernel, int64_t dilation);
+// max_rows_3x3_stride2 (pool.h) at AVX-512.
+void max_rows_3x3s2_avx512(float* out, int64_t out_step, const float* src, int64_t src_step,
+                           int64_t out_rows, int64_t n);
 int64_t fold_sum_avx512(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
                         int64_t dilation);
 void average_padded_plane_avx512(float* out, const float* padded, int64_t padded_w, int64_t out_h,

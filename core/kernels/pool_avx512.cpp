@@ -159,7 +159,60 @@ void average_all_rows(float* out, const float* padded, int64_t padded_w, int64_t
     }
 }
 
+// A window row's maxima for `count` outputs at stride 2 over 3 columns (x[2j], x[2j + 1],
+// x[2j + 2] for output j), in order, two ways: `first` seeded by the row's first value (the
+// window's first row, where a NaN there stays), `rest` seeded by -infinity (a later row, whose
+// NaNs are passed over like every other value after the window's first). Folding rows' maxima
+// in row order then gives the order of the window's values, row after row: the first value
+// greater than all before it, with a first NaN kept (see max_rows in pool.h).
+struct RowMaxima {
+  __m512 first, rest;
+};
+
+RowMaxima row_maxima_3s2(const float* x, int64_t count) {
+  const __m512i evens =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  // x[0 .. 2 count] is the row's part: its first 2 count + 1 values, and from x + 2 on 2 count - 1.
+  const int64_t span = 2 * count + 1;
+  const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(span), x);
+  const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(span - kLanes), x + kLanes);
+  const __m512 lo2 = _mm512_maskz_loadu_ps(first_lanes(span - 2), x + 2);
+  const __m512 hi2 = _mm512_maskz_loadu_ps(first_lanes(span - 2 - kLanes), x + 2 + kLanes);
+  const __m512 left = _mm512_permutex2var_ps(lo, evens, hi);
+  const __m512 middle = _mm512_permutex2var_ps(lo, odds, hi);
+  const __m512 right = _mm512_permutex2var_ps(lo2, evens, hi2);
+  RowMaxima m;
+  m.first = max_of(right, max_of(middle, left));
+  m.rest = max_of(right, max_of(middle, max_of(left, _mm512_set1_ps(-__builtin_inff()))));
+  return m;
+}
+
+// Output rows a band of max_rows_3x3s2_avx512 covers: its input rows (2 per output row, and one)
+// stay in L2 while the band's columns go by, 16 outputs at a time down the band.
+constexpr int64_t kBandRows = 8;
+
 }  // namespace
+
+void max_rows_3x3s2_avx512(float* out, int64_t out_step, const float* src, int64_t src_step,
+                           int64_t out_rows, int64_t n) {
+  for (int64_t b0 = 0; b0 < out_rows; b0 += kBandRows) {
+    const int64_t b1 = out_rows - b0 < kBandRows ? out_rows : b0 + kBandRows;
+    for (int64_t o = 0; o < n; o += kLanes) {
+      const int64_t count = n - o < kLanes ? n - o : kLanes;
+      const float* column = src + 2 * o;
+      // The window's first row of output row j is the last row of output row j - 1's.
+      __m512 top = row_maxima_3s2(column + 2 * b0 * src_step, count).first;
+      for (int64_t j = b0; j < b1; ++j) {
+        const RowMaxima middle = row_maxima_3s2(column + (2 * j + 1) * src_step, count);
+        const RowMaxima bottom = row_maxima_3s2(column + (2 * j + 2) * src_step, count);
+        const __m512 best = max_of(bottom.rest, max_of(middle.rest, top));
+        _mm512_mask_storeu_ps(out + j * out_step + o, first_lanes(count), best);
+        top = bottom.first;
+      }
+    }
+  }
+}
 
 void average_padded_plane_avx512(float* out, const float* padded, int64_t padded_w, int64_t out_h,
                                  int64_t out_w, int64_t stride_h, int64_t stride_w,

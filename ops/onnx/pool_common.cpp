@@ -207,6 +207,11 @@ void fold_rows(const AxisWindows& h, const AxisWindows& w, int64_t oh, const T* 
   }
 }
 
+// A 3x3 window's axis at stride 2, undilated.
+bool is_3x3_stride2(const AxisWindows& a) {
+  return a.kernel == 3 && a.stride == 2 && a.dilation == 1;
+}
+
 template <class T>
 bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   using A = acc_t<T>;
@@ -215,10 +220,21 @@ bool max_plane_rows(const PlaneJob& job, int64_t plane, const T* x, T* y) {
   if (d.out != 1 || d.in != 1 || last <= first) return false;
   const T* src = x + plane * h.in * w.in;
   if constexpr (std::is_same_v<T, float>) {
-    // Float rows straight into the output, each output row in one call.
+    // Float rows straight into the output, each output row in one call, or a run of whole 3x3
+    // windows at stride 2 in one call (their shared input rows read once).
     const kernels::RowWindow window{last - first, w.stride, w.kernel, w.dilation};
+    const bool three_by_two = is_3x3_stride2(h) && is_3x3_stride2(w);
     for (int64_t oh = 0; oh < h.out; ++oh) {
       float* out = y + (plane * h.out + oh) * w.out + first;
+      if (three_by_two && h.lo[oh] == 0 && h.hi[oh] == 3) {
+        int64_t end = oh + 1;
+        while (end < h.out && h.lo[end] == 0 && h.hi[end] == 3) ++end;
+        const float* row0 = src + h.start[oh] * w.in + w.start[first];
+        if (kernels::max_rows_3x3_stride2(out, w.out, row0, w.in, end - oh, window.n)) {
+          oh = end - 1;
+          continue;
+        }
+      }
       const int64_t rows = h.hi[oh] - h.lo[oh];
       if (rows == 0) {
         std::fill(out, out + window.n, -std::numeric_limits<float>::infinity());

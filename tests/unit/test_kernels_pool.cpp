@@ -289,3 +289,52 @@ TEST_CASE("the AVX-512 average_padded_plane: the definition's bits, nothing read
           CHECK(same_bits(got, want));
         }
 }
+
+// Whole 3x3 windows at stride 2, several output rows at once: each row's maxima first, then
+// across the rows, must give the definition's order over the window, row after row. The values
+// where those could part: a NaN first in the window (it stays) or first in a later window row
+// (passed over, with the values after it in that row still counting), zeros of both signs (the
+// first of equal maxima wins), -infinity everywhere. The input ends the buffer: nothing is read
+// past the windows.
+TEST_CASE("max_rows_3x3_stride2: the definition's bits over bands of rows, NaNs and zeros") {
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<int> pick(0, 9);
+  std::uniform_real_distribution<float> u(-2, 2);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  auto value = [&] {
+    switch (pick(rng)) {
+      case 0:
+        return nan;
+      case 1:
+        return 0.0f;
+      case 2:
+        return -0.0f;
+      case 3:
+        return -inf;
+      default:
+        return u(rng);
+    }
+  };
+  for (int64_t n : {1, 7, 8, 16, 17, 31, 55})
+    for (int64_t out_rows : {1, 2, 8, 9, 19}) {
+      INFO("n=", n, " rows=", out_rows);
+      const int64_t len = 2 * n + 1, step = len + 4;
+      const int64_t total = 2 * out_rows * step + len;  // the last window row ends the buffer
+      GuardedFloats guarded(total);
+      float* src = guarded.data();
+      for (int64_t i = 0; i < total; ++i) src[i] = value();
+      const int64_t out_step = n + 3;
+      std::vector<float> want(static_cast<std::size_t>(out_rows * out_step), 7.0f), got = want;
+      const kernels::RowWindow w{n, 2, 3, 1};
+      for (int64_t j = 0; j < out_rows; ++j)
+        for (int64_t r = 0; r < 3; ++r)
+          max_definition(&want[static_cast<std::size_t>(j * out_step)], src + (2 * j + r) * step, w,
+                         r == 0);
+      if (!kernels::max_rows_3x3_stride2(got.data(), out_step, src, step, out_rows, n)) {
+        MESSAGE("skipped: this CPU has no AVX-512");
+        return;
+      }
+      CHECK(same_bits(got, want));  // the gaps between output rows keep their 7s
+    }
+}
