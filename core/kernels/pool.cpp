@@ -26,15 +26,15 @@ void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, cons
   }
 }
 
-bool max_rows_3x3_stride2(float* out, int64_t out_step, const float* src, int64_t src_step,
-                          int64_t out_rows, int64_t n) {
+bool max_rows_3x3_stride2([[maybe_unused]] float* out, [[maybe_unused]] int64_t out_step,
+                          [[maybe_unused]] const float* src, [[maybe_unused]] int64_t src_step,
+                          [[maybe_unused]] int64_t out_rows, [[maybe_unused]] int64_t n) {
 #if defined(ONNXTOOL_X86_KERNELS)
   if (simd_level() == SimdLevel::avx512) {
     detail::max_rows_3x3s2_avx512(out, out_step, src, src_step, out_rows, n);
     return true;
   }
 #endif
-  (void)out, (void)out_step, (void)src, (void)src_step, (void)out_rows, (void)n;
   return false;
 }
 

@@ -173,15 +173,12 @@ RowMaxima row_maxima_3s2(const float* x, int64_t count) {
   const __m512i evens =
       _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-  // x[0 .. 2 count] is the row's part: its first 2 count + 1 values, and from x + 2 on 2 count - 1.
-  const int64_t span = 2 * count + 1;
-  const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(span), x);
-  const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(span - kLanes), x + kLanes);
-  const __m512 lo2 = _mm512_maskz_loadu_ps(first_lanes(span - 2), x + 2);
-  const __m512 hi2 = _mm512_maskz_loadu_ps(first_lanes(span - 2 - kLanes), x + 2 + kLanes);
+  // The left and middle columns from the row's first 2 count values, the right from x + 2 on.
+  const __m512 lo = _mm512_maskz_loadu_ps(first_lanes(2 * count), x);
+  const __m512 hi = _mm512_maskz_loadu_ps(first_lanes(2 * count - kLanes), x + kLanes);
   const __m512 left = _mm512_permutex2var_ps(lo, evens, hi);
   const __m512 middle = _mm512_permutex2var_ps(lo, odds, hi);
-  const __m512 right = _mm512_permutex2var_ps(lo2, evens, hi2);
+  const __m512 right = load_strided(x + 2, 2, count);
   RowMaxima m;
   m.first = max_of(right, max_of(middle, left));
   m.rest = max_of(right, max_of(middle, max_of(left, _mm512_set1_ps(-__builtin_inff()))));

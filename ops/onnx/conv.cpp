@@ -1182,22 +1182,6 @@ Shape conv_output_shape(const ConvGeometry& g) {
   return y;
 }
 
-// The summand a residual fusion gave the node: of Y's type and shape (the pass made sure).
-const Tensor* residual_summand(const KernelContext& ctx, const ConvState& s, const Tensor& y) {
-  if (s.residual_input < 0) return nullptr;
-  const auto index = static_cast<std::size_t>(s.residual_input);
-  const Tensor& r = ctx.input(index);
-  const bool typed =
-      r.dtype() == y.dtype() && (y.dtype() == DataType::float32 || y.dtype() == DataType::float16 ||
-                                 y.dtype() == DataType::bfloat16);
-  if (!typed || r.shape() != y.shape())
-    ctx.fail("the fused residual summand \"" + ctx.node().input(static_cast<int>(index)) +
-             "\" has type " + std::string(type_name(r.dtype())) + " and shape " +
-             shape_to_string(r.shape()) + ", expected " + std::string(type_name(y.dtype())) + " " +
-             shape_to_string(y.shape()));
-  return &r;
-}
-
 // ---- dequantized operands --------------------------------------------------------------------
 
 // Each output channel's scale: X's times W's (W's one or per channel), rounded to float once.
@@ -1283,7 +1267,8 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
              " channels, one group and no fused integers");
   if (s.dequantized >= 0) {
     Tensor& y = ctx.output_uninitialized(0, DataType::float32, conv_output_shape(g));
-    if (y.numel() > 0) conv_dequantized(ctx, s, g, b, residual_summand(ctx, s, y), y);
+    if (y.numel() > 0)
+      conv_dequantized(ctx, s, g, b, nn::residual_summand(ctx, s.residual_input, y), y);
     return;
   }
   if (x.dtype() != w.dtype() || (b && b->dtype() != x.dtype()))
@@ -1291,7 +1276,7 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
   // Every path writes every element of Y (a product with beta 0, or the bias, first).
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), conv_output_shape(g));
   if (y.numel() == 0) return;
-  const Tensor* residual = residual_summand(ctx, s, y);
+  const Tensor* residual = nn::residual_summand(ctx, s.residual_input, y);
   if (x.dtype() == DataType::float64) {
     conv_forward<double>(ctx, g, x.data<double>(), {w.data<double>(), nullptr, s.epilogue},
                          b ? b->data<double>() : nullptr, y.mutable_data<double>());

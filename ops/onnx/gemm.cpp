@@ -133,15 +133,9 @@ void gemm_int(const GemmShape& g, const T* a, const T* b, const T* c, T* y) {
 
 // The fused residual Add and activation on a float32 Y, as the nodes did them.
 void finish_fused(const KernelContext& ctx, const GemmState& s, Tensor& y) {
-  if (s.residual_input < 0 && !s.activation) return;
-  const float* residual = nullptr;
-  if (s.residual_input >= 0) {
-    const Tensor& r = ctx.input(s.residual_input);
-    if (r.dtype() != DataType::float32 || r.shape() != y.shape())
-      ctx.fail("the fused residual must be float32 of Y's shape " + shape_to_string(y.shape()));
-    residual = r.data<float>();
-  }
-  s.activation.apply(y.mutable_data<float>(), y.numel(), residual);
+  const Tensor* residual = nn::residual_summand(ctx, s.residual_input, y);
+  s.activation.apply(y.mutable_data<float>(), y.numel(),
+                     residual ? residual->data<float>() : nullptr);
 }
 
 void gemm_kernel(KernelContext& ctx, const GemmState& s) {

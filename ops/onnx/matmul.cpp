@@ -192,12 +192,8 @@ MatmulFinish finish_of(const KernelContext& ctx, const MatmulState& s, const Mat
       ctx.fail("the fused bias must hold " + std::to_string(p.n) + " float32 values");
     f.bias = bias.data<float>();
   }
-  if (s.residual_input >= 0) {
-    const Tensor& residual = ctx.input(s.residual_input);
-    if (residual.dtype() != DataType::float32 || residual.shape() != y.shape())
-      ctx.fail("the fused residual must be float32 of Y's shape " + shape_to_string(y.shape()));
-    f.residual = residual.data<float>();
-  }
+  if (const Tensor* residual = nn::residual_summand(ctx, s.residual_input, y))
+    f.residual = residual->data<float>();
   return f;
 }
 

@@ -7,6 +7,7 @@
 #include "core/exec/blas.h"
 #include "core/infer/helpers.h"
 #include "core/kernels/half.h"
+#include "onnx.pb.h"
 
 namespace onnxtool::ops::nn {
 
@@ -85,6 +86,21 @@ void store_float32(const KernelContext& ctx, const float* values, Tensor& out) {
     kernels::float_to_narrow(values + begin, out.mutable_data<T>() + begin, end - begin);
   });
   if (!done) store_float32(values, out);
+}
+
+const Tensor* residual_summand(const KernelContext& ctx, int64_t input, const Tensor& y) {
+  if (input < 0) return nullptr;
+  const auto index = static_cast<std::size_t>(input);
+  const Tensor& r = ctx.input(index);
+  const bool typed =
+      r.dtype() == y.dtype() && (y.dtype() == DataType::float32 || y.dtype() == DataType::float16 ||
+                                 y.dtype() == DataType::bfloat16);
+  if (!typed || r.shape() != y.shape())
+    ctx.fail("the fused residual summand \"" + ctx.node().input(static_cast<int>(index)) +
+             "\" has type " + std::string(type_name(r.dtype())) + " and shape " +
+             shape_to_string(r.shape()) + ", expected " + std::string(type_name(y.dtype())) + " " +
+             shape_to_string(y.shape()));
+  return &r;
 }
 
 void store_float32_plus(const KernelContext& ctx, const float* values, const Tensor& residual,

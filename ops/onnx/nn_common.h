@@ -95,6 +95,9 @@ void store_float32(const KernelContext& ctx, const float* values, Tensor& out);
 // residual thus gives the bits of the nodes as written.
 void store_float32_plus(const KernelContext& ctx, const float* values, const Tensor& residual,
                         const kernels::Epilogue& act, Tensor& out);
+// The summand a residual fusion gave a node as its input `input` (-1: none, then null), checked
+// to be of Y's type (float32, float16 or bfloat16) and shape, as the pass made sure.
+const Tensor* residual_summand(const KernelContext& ctx, int64_t input, const Tensor& y);
 // Reads any float or integer tensor's element i as double (attributes given as tensors: ratio).
 double element_as_double(const Tensor& t, int64_t i);
 // Every element of a float or integer tensor as double, in order.
