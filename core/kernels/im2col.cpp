@@ -32,7 +32,7 @@ int64_t im2col_channels_per_pass(const PlaneWindow& w) {
 
 int64_t im2col_packed_scratch(const PlaneWindow& w, int64_t p0, int64_t p1) {
   (void)p0, (void)p1;
-  return im2col_channels_per_pass(w) * phase_planes_size(w);
+  return im2col_channels_per_pass(w) * phase_planes_size(w) + 2 * kIm2colScratchGuard;
 }
 
 void im2col_packed(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,

@@ -15,7 +15,10 @@ namespace onnxtool::kernels {
 
 // Channels im2col_packed copies into its scratch at a time.
 int64_t im2col_channels_per_pass(const PlaneWindow& w);
-// Floats of scratch im2col_packed needs for positions [p0, p1).
+// Floats the variants may read (and ignore) either side of the phase planes in the scratch: a
+// vector's worth of lanes past a run's ends, where a whole load costs less than a masked one.
+constexpr int64_t kIm2colScratchGuard = 16;
+// Floats of scratch im2col_packed needs for positions [p0, p1), its guards included.
 int64_t im2col_packed_scratch(const PlaneWindow& w, int64_t p0, int64_t p1);
 
 // Rows of channels [c0, c1) of the channel planes x (plane c at x + c * in_h * in_w), output
