@@ -34,6 +34,8 @@ bool max_rows_3x3_stride2([[maybe_unused]] float* out, [[maybe_unused]] int64_t 
     detail::max_rows_3x3s2_avx512(out, out_step, src, src_step, out_rows, n);
     return true;
   }
+  if (avx2_element_kernels())
+    return detail::max_rows_3x3s2_avx2(out, out_step, src, src_step, out_rows, n);
 #endif
   return false;
 }

@@ -23,7 +23,8 @@ void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, cons
 // n outputs each at once: output row j's window rows start at src + 2 * j * src_step (rows
 // src_step apart), and its outputs go to out + j * out_step. An input row two output rows
 // share is read once for both, its maxima taken row by row first, then across the rows (the
-// same bits: see pool_avx512.cpp). False (nothing done) where the CPU has no AVX-512.
+// same bits: see pool_avx512.cpp). False (nothing done) where the CPU has neither AVX-512 nor
+// AVX2, or has only AVX2 and n < 8.
 bool max_rows_3x3_stride2(float* out, int64_t out_step, const float* src, int64_t src_step,
                           int64_t out_rows, int64_t n);
 // For each v in order: acc[o] = acc[o] + v.

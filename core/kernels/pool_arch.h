@@ -32,6 +32,9 @@ void with_row_count(int64_t rows, F&& f) {
 
 int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                       int64_t stride, int64_t kernel, int64_t dilation);
+// max_rows_3x3_stride2 (pool.h) at AVX2, where n >= 8 (else false, nothing done).
+bool max_rows_3x3s2_avx2(float* out, int64_t out_step, const float* src, int64_t src_step,
+                         int64_t out_rows, int64_t n);
 int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
                       int64_t dilation);
 // All of average_padded_plane (pool.h) for stride_w 1 or 2, the row ends through masked loads

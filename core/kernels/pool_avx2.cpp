@@ -79,6 +79,64 @@ int64_t max_rows_avx2(float* out, const float* src, int64_t row_step, int64_t ro
   }
 }
 
+namespace {
+
+// A window row's maxima for 8 outputs at stride 2 over 3 columns (x[2j], x[2j + 1], x[2j + 2]
+// for output j), in order, two ways, as in pool_avx512.cpp: `first` seeded by the row's first
+// value, `rest` by -infinity. The left and middle columns are the even and odd elements of
+// x[0 .. 16); the right column is the left one a lane on, its last lane x[16]: nothing past the
+// windows is read.
+struct RowMaxima {
+  __m256 first, rest;
+};
+
+RowMaxima row_maxima_3s2(const float* x) {
+  const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
+  // Per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6; then the middle quarters swap.
+  const auto in_order = [](__m256 v) {
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), _MM_SHUFFLE(3, 1, 2, 0)));
+  };
+  const __m256 left = in_order(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+  const __m256 middle = in_order(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+  const __m256i next = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7);
+  const __m256 right =
+      _mm256_blend_ps(_mm256_permutevar8x32_ps(left, next), _mm256_broadcast_ss(x + 16), 0x80);
+  const __m256 lowest = _mm256_set1_ps(-__builtin_inff());
+  RowMaxima m;
+  m.first = _mm256_max_ps(right, _mm256_max_ps(middle, left));
+  m.rest = _mm256_max_ps(right, _mm256_max_ps(middle, _mm256_max_ps(left, lowest)));
+  return m;
+}
+
+// Output rows a band of max_rows_3x3s2_avx2 covers: its input rows stay in L2 while the band's
+// columns go by, 8 outputs at a time down the band.
+constexpr int64_t kBandRows = 8;
+
+}  // namespace
+
+bool max_rows_3x3s2_avx2(float* out, int64_t out_step, const float* src, int64_t src_step,
+                         int64_t out_rows, int64_t n) {
+  if (n < 8) return false;
+  for (int64_t b0 = 0; b0 < out_rows; b0 += kBandRows) {
+    const int64_t b1 = out_rows - b0 < kBandRows ? out_rows : b0 + kBandRows;
+    for (int64_t o = 0; o < n; o += 8) {
+      // The last vector ends at the row's end, computing a few outputs again (the same bits).
+      if (o + 8 > n) o = n - 8;
+      const float* column = src + 2 * o;
+      // The window's first row of output row j is the last row of output row j - 1's.
+      __m256 top = row_maxima_3s2(column + 2 * b0 * src_step).first;
+      for (int64_t j = b0; j < b1; ++j) {
+        const RowMaxima middle = row_maxima_3s2(column + (2 * j + 1) * src_step);
+        const RowMaxima bottom = row_maxima_3s2(column + (2 * j + 2) * src_step);
+        const __m256 best = _mm256_max_ps(bottom.rest, _mm256_max_ps(middle.rest, top));
+        _mm256_storeu_ps(out + j * out_step + o, best);
+        top = bottom.first;
+      }
+    }
+  }
+  return true;
+}
+
 int64_t fold_sum_avx2(float* acc, const float* src, int64_t n, int64_t stride, int64_t kernel,
                       int64_t dilation) {
   const int64_t span = vector_span(n, stride);
