@@ -171,16 +171,33 @@ __m256 load_strided_masked(const float* src, int64_t stride, int64_t count) {
 
 namespace {
 
-// kRows output rows' vectors at columns [o, o + count) from row oh on (lanes past count neither
-// read nor written), each the sum from +0 over the window rows, then columns, in order, divided
-// by its divisors; the rows' chains of adds are independent, so that their latencies overlap.
-template <int kRows>
+// The first `count` lanes of v (count <= 8) at p, in pieces of 4, 2 and 1: a masked store is
+// many micro-operations on AMD Zen 3.
+void store_first(float* p, __m256 v, int64_t count) {
+  if (count == 8) return _mm256_storeu_ps(p, v);
+  __m128 part = _mm256_castps256_ps128(v);
+  if (count >= 4) {
+    _mm_storeu_ps(p, part);
+    part = _mm256_extractf128_ps(v, 1);
+    p += 4, count -= 4;
+  }
+  if (count >= 2) {
+    _mm_storel_pi(reinterpret_cast<__m64*>(p), part);
+    part = _mm_movehl_ps(part, part);
+    p += 2, count -= 2;
+  }
+  if (count == 1) _mm_store_ss(p, part);
+}
+
+// kRows output rows' vectors at columns [o, o + count) from row oh on, each the sum from +0
+// over the window rows, then columns, in order, divided by its divisors; the rows' chains of
+// adds are independent, so that their latencies overlap. With kWhole (count 8) whole loads and
+// stores; else lanes past count are neither read nor written.
+template <int kRows, bool kWhole>
 void average_rows(float* out, const float* padded, int64_t padded_w, int64_t out_w,
                   int64_t stride_h, int64_t stride_w, int64_t kernel_h, int64_t kernel_w,
                   int64_t dilation_h, int64_t dilation_w, const float* divisors, int64_t oh,
                   int64_t o, int64_t count) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane);
   const float* window = padded + oh * stride_h * padded_w + o * stride_w;
   const int64_t row_step = stride_h * padded_w;
   __m256 sum[kRows];
@@ -188,13 +205,26 @@ void average_rows(float* out, const float* padded, int64_t padded_w, int64_t out
   for (int64_t kh = 0; kh < kernel_h; ++kh)
     for (int64_t kw = 0; kw < kernel_w; ++kw) {
       const float* tap = window + kh * dilation_h * padded_w + kw * dilation_w;
-      for (int r = 0; r < kRows; ++r)
-        sum[r] = _mm256_add_ps(sum[r], load_strided_masked(tap + r * row_step, stride_w, count));
+      for (int r = 0; r < kRows; ++r) {
+        const float* at = tap + r * row_step;
+        const __m256 v =
+            kWhole ? load_strided(at, stride_w) : load_strided_masked(at, stride_w, count);
+        sum[r] = _mm256_add_ps(sum[r], v);
+      }
     }
   for (int r = 0; r < kRows; ++r) {
     const int64_t at = (oh + r) * out_w + o;
-    const __m256 divisor = _mm256_maskload_ps(divisors + at, mask);
-    _mm256_maskstore_ps(out + at, mask, _mm256_div_ps(sum[r], divisor));
+    if constexpr (kWhole) {
+      _mm256_storeu_ps(out + at, _mm256_div_ps(sum[r], _mm256_loadu_ps(divisors + at)));
+    } else {
+      // Masked-off lanes divide 0 by 1, not by what lies past the row.
+      const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+      const __m256 mask =
+          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
+      const __m256 divisor = _mm256_blendv_ps(
+          _mm256_set1_ps(1.0f), _mm256_maskload_ps(divisors + at, _mm256_castps_si256(mask)), mask);
+      store_first(out + at, _mm256_div_ps(sum[r], divisor), count);
+    }
   }
 }
 
@@ -204,15 +234,28 @@ void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w
                                int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
                                int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
                                const float* divisors) {
+  // Whole vectors read only what the windows read: at stride 1 each lane's window; at stride 2
+  // one element past the last lane's, which is the next output's when there is one. So at
+  // stride 1 the row's last vector ends at the row's end (a few outputs computed again, the
+  // same bits), and at stride 2 the row ends through masks.
+  const int64_t whole_end = stride_w == 1 ? out_w : out_w - 1;
   for (int64_t oh = 0; oh < out_h; oh += kAverageRows)
-    for (int64_t o = 0; o < out_w; o += 8) {
-      const int64_t count = out_w - o < 8 ? out_w - o : 8;
-      with_row_count(out_h - oh, [&](auto rows) {
-        average_rows<decltype(rows)::value>(out, padded, padded_w, out_w, stride_h, stride_w,
-                                            kernel_h, kernel_w, dilation_h, dilation_w, divisors,
-                                            oh, o, count);
-      });
-    }
+    with_row_count(out_h - oh, [&](auto rows) {
+      constexpr int kRows = decltype(rows)::value;
+      int64_t o = 0;
+      for (; o + 8 <= whole_end; o += 8)
+        average_rows<kRows, true>(out, padded, padded_w, out_w, stride_h, stride_w, kernel_h,
+                                  kernel_w, dilation_h, dilation_w, divisors, oh, o, 8);
+      if (o == out_w) return;
+      if (stride_w == 1 && out_w >= 8)
+        average_rows<kRows, true>(out, padded, padded_w, out_w, stride_h, stride_w, kernel_h,
+                                  kernel_w, dilation_h, dilation_w, divisors, oh, out_w - 8, 8);
+      else
+        for (; o < out_w; o += 8)
+          average_rows<kRows, false>(out, padded, padded_w, out_w, stride_h, stride_w, kernel_h,
+                                     kernel_w, dilation_h, dilation_w, divisors, oh, o,
+                                     out_w - o < 8 ? out_w - o : 8);
+    });
 }
 
 }  // namespace onnxtool::kernels::detail

@@ -147,13 +147,14 @@ TEST_CASE("max_rows over several rows: the definition's bits, in one pass, NaNs 
           }
 }
 
-// An average over whole windows, strides 1 and 2: the AVX2 pass (masked row ends) and the scalar
-// one both give the plain loop's bits, read nothing past the windows and write nothing past the
+// An average over whole windows, strides 1 and 2: the AVX2 pass (a row's last vector ending at
+// its end at stride 1, masked row ends at stride 2 and on rows under 8) and the scalar one both
+// give the plain loop's bits, read nothing past the windows and write nothing past the
 // outputs.
 TEST_CASE("average_padded_plane: the definition's bits, vector code or not") {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> u(-2, 2);
-  for (int64_t out_w : {1, 7, 8, 14, 17})
+  for (int64_t out_w : {1, 7, 8, 9, 14, 15, 17, 28})
     for (int64_t kernel : {1, 2, 3})
       for (int64_t dilation : {1, 2})
         for (int64_t stride : {1, 2}) {
