@@ -901,13 +901,25 @@ constexpr int64_t kWinogradMinOutputChannels = 8;
 constexpr int64_t kWinograd2MinInputChannels = 64;
 constexpr int64_t kWinograd2MinOutputChannels = 128;
 // Tiles per image below which the transformed filters (four times W's bytes for F(4x4, 3x3),
-// streamed once per image) cost more to read than the products save. Each element of U meets one
-// column per tile: at 16 tiles (a 14x14 plane) a ResNet-50 layer of 256 channels was 7 % slower
-// than the direct path, at 49 tiles (28x28) 30 % faster.
-constexpr int64_t kWinogradMinTiles = 32;
-// The same for F(2x2, 3x3), whose U is 16/9 of W's bytes: planes too small for F(4x4, 3x3) with
-// at least this many 2x2 tiles (a 14x14 plane has 49).
-constexpr int64_t kWinogradMinTiles2 = 36;
+// 16/9 for F(2x2, 3x3), streamed once per image) cost more to read than the products save: the
+// products' panel width, 16 columns with AVX2 and 32 with AVX-512, so that the tiles fill at
+// least one register tile's columns. Fewer fill a narrower tile, whose loads of the packed A
+// (broadcasts) outnumber its multiply-adds. With AVX-512, a ResNet-50 layer of 256 channels on
+// a 14x14 plane (16 F(4x4, 3x3) tiles) was 7 % slower than the direct path, and 28x28 (49
+// tiles) 30 % faster. With AVX2 (AMD Zen 3), one thread: 256 -> 256 channels at 14x14 1.61
+// (F(2x2, 3x3)) -> 1.07 ms, 64 -> 64 0.36 (direct) -> 0.16; at 7x7 (16 F(2x2, 3x3) tiles)
+// 512 -> 512 3.10 (direct) -> 1.82 ms, 192 -> 384 0.85 -> 0.50, 64 -> 128 0.109 -> 0.076.
+// The tile chosen thus depends on the vector width for planes of 16 to 31 tiles, and the
+// results there differ by rounding between the two.
+int64_t winograd_min_tiles() {
+  return kernels::packed_b_layout(1, 1, kernels::simd_level()).panel;
+}
+// F(2x2, 3x3) where F(4x4, 3x3) takes too few tiles, with at least this many: AVX-512's bar
+// was measured at 36 (a 14x14 plane has 49 tiles), AVX2's at a 7x7 plane's 16.
+int64_t winograd2_min_tiles() {
+  const int64_t panel = winograd_min_tiles();
+  return panel >= 32 ? 36 : panel;
+}
 
 // The Winograd tile a convolution of this window takes (0: none, the direct path): 2-D, 3x3,
 // stride 1, undilated, and planes of enough tiles.
@@ -915,9 +927,9 @@ int64_t winograd_tile(const Window& win) {
   if (win.rank() != 2) return 0;
   for (std::size_t a = 0; a < 2; ++a)
     if (win.kernel[a] != 3 || win.stride[a] != 1 || win.dilation[a] != 1) return 0;
-  if (winograd_plane_of(win, kernels::kWinogradTile4).tiles() >= kWinogradMinTiles)
+  if (winograd_plane_of(win, kernels::kWinogradTile4).tiles() >= winograd_min_tiles())
     return kernels::kWinogradTile4;
-  if (winograd_plane_of(win, kernels::kWinogradTile2).tiles() >= kWinogradMinTiles2)
+  if (winograd_plane_of(win, kernels::kWinogradTile2).tiles() >= winograd2_min_tiles())
     return kernels::kWinogradTile2;
   return 0;
 }
