@@ -889,10 +889,14 @@ void conv_winograd(const KernelContext& ctx, const ConvGeometry& g, const float*
 }
 
 // Input channels below which the transforms cost more than the products save (the products'
-// depth is the input channels; measured here, standalone 3x3 layers at 56x56: 16 and 24
-// channels in were 5-15 % slower than the direct path, 32 were 15 % faster), and output
-// channels below which the products are too thin.
-constexpr int64_t kWinogradMinInputChannels = 32;
+// depth is the input channels), and output channels below which the products are too thin.
+// With AVX-512, standalone 3x3 layers at 56x56: 16 and 24 channels in were 5-15 % slower than
+// the direct path, 32 were 15 % faster. With AVX2 (AMD Zen 3), one thread: 8 -> 32 channels at
+// 56x56 0.28 -> 0.20 ms (median, min), 12 -> 48 0.51 -> 0.33, 16 -> 64 at 55x55 0.84 -> 0.48,
+// 24 -> 64 1.30 -> 0.64 (the direct path's short products went no faster on two threads).
+int64_t winograd_min_input_channels() {
+  return kernels::simd_level() == kernels::SimdLevel::avx512 ? 32 : 8;
+}
 constexpr int64_t kWinogradMinOutputChannels = 8;
 // F(2x2, 3x3) saves less per product (16 multiplications for 36, not 36 for 144) for the same
 // transforms, so it needs deeper and taller products. Standalone layers on a 14x14 plane, two
@@ -1058,7 +1062,7 @@ void prepare_winograd(const PrepareContext& ctx, ConvState& s) {
   const int64_t m = ws[0], group = s.group;
   if (group <= 0 || m % group != 0) return;
   const int64_t mg = m / group, cg = ws[1];
-  if (mg < kWinogradMinOutputChannels || cg < kWinogradMinInputChannels) return;
+  if (mg < kWinogradMinOutputChannels || cg < winograd_min_input_channels()) return;
   if (tile == kernels::kWinogradTile2 &&
       (mg < kWinograd2MinOutputChannels || cg < kWinograd2MinInputChannels))
     return;
