@@ -23,7 +23,7 @@ namespace {
 
 // Depth of one packed block of B, in quads (512 values: the tile of B stays in L1 while the
 // panels of A stream past it), and columns per block (its 256 KiB fit L2 beside A's panels).
-constexpr int64_t kKcQuads = 128;
+constexpr int64_t kKcQuads = detail::kIntKcQuads;
 constexpr int64_t kNc = 512;
 
 // The integer kernel that goes with a float level: VNNI where AVX-512 runs and has it.

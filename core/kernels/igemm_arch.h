@@ -16,6 +16,8 @@ namespace onnxtool::kernels::detail {
 
 constexpr int64_t kIntMr = 8;
 constexpr int64_t kIntNr = 32;
+// Quads of k one tile covers at most (igemm's blocks along k).
+constexpr int64_t kIntKcQuads = 128;
 
 // One register tile: C[0..rows)[0..cols) (= or +=, by `accumulate`) the product of an A panel
 // and a B tile over `quads` quads, C row-major with stride ldc. rows <= kIntMr, cols <= kIntNr.
