@@ -284,7 +284,8 @@ void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t
                        ldc,
                        static_cast<int>(std::min(kIntMr, m - i)),
                        static_cast<int>(std::min(kIntNr, cols - t * kIntNr)),
-                       qb > 0};
+                       qb > 0,
+                       t > 0};
           run_tile(a.level(), tile);
         }
     }

@@ -29,6 +29,9 @@ struct IntTile {
   int64_t ldc;
   int rows, cols;
   bool accumulate;
+  // The previous tile on this thread had the same A panel and quads (the next column tile of
+  // a row panel): a kernel that prepares A may reuse what it made.
+  bool a_as_before;
 };
 
 void int_tile_avx2(const IntTile& t);
