@@ -8,15 +8,22 @@ namespace onnxtool::kernels::detail {
 
 namespace {
 
+// The even (or odd) elements of a then b: per 128-bit half a0 a2 b0 b2 | a4 a6 b4 b6, then the
+// middle quarters swap: a0 a2 a4 a6 b0 b2 b4 b6.
+__m256 evens_of(__m256 a, __m256 b) {
+  const __m256 halves = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(halves), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+__m256 odds_of(__m256 a, __m256 b) {
+  const __m256 halves = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(halves), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
 // src[o * stride] for o in [0, 8): stride 1 or 2. With stride 2 it reads src[0 .. 16), one
 // element past the last one it uses.
 __m256 load_strided(const float* src, int64_t stride) {
   if (stride == 1) return _mm256_loadu_ps(src);
-  const __m256 a = _mm256_loadu_ps(src), b = _mm256_loadu_ps(src + 8);
-  // Even lanes of a and b per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6; then the middle
-  // quarters swap: a0 a2 a4 a6 b0 b2 b4 b6.
-  const __m256 even = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(even), _MM_SHUFFLE(3, 1, 2, 0)));
+  return evens_of(_mm256_loadu_ps(src), _mm256_loadu_ps(src + 8));
 }
 
 // Positions whose vector reads stay inside what the row's windows read: with stride 2 a vector
@@ -92,12 +99,7 @@ struct RowMaxima {
 
 RowMaxima row_maxima_3s2(const float* x) {
   const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
-  // Per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6; then the middle quarters swap.
-  const auto in_order = [](__m256 v) {
-    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), _MM_SHUFFLE(3, 1, 2, 0)));
-  };
-  const __m256 left = in_order(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-  const __m256 middle = in_order(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+  const __m256 left = evens_of(a, b), middle = odds_of(a, b);
   const __m256i next = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7);
   const __m256 right =
       _mm256_blend_ps(_mm256_permutevar8x32_ps(left, next), _mm256_broadcast_ss(x + 16), 0x80);
@@ -164,9 +166,7 @@ __m256 load_strided_masked(const float* src, int64_t stride, int64_t count) {
   const __m256i even = _mm256_setr_epi32(0, kNever, 1, kNever, 2, kNever, 3, kNever);
   const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), even);
   const __m256i second = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count) - 4), even);
-  const __m256 a = _mm256_maskload_ps(src, first), b = _mm256_maskload_ps(src + 8, second);
-  const __m256 packed = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(packed), _MM_SHUFFLE(3, 1, 2, 0)));
+  return evens_of(_mm256_maskload_ps(src, first), _mm256_maskload_ps(src + 8, second));
 }
 
 namespace {
