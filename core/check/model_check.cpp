@@ -9,10 +9,6 @@ namespace onnxtool {
 
 namespace {
 
-std::string domain_text(const std::string& domain) {
-  return domain.empty() ? "ai.onnx" : domain;
-}
-
 void check_ir_version(CheckContext& ctx) {
   const auto& m = ctx.model();
   if (!m.has_ir_version() || m.ir_version() == 0) {
@@ -35,7 +31,7 @@ void check_opset_version(CheckContext& ctx, const std::string& domain, int64_t v
   if (!range) return;  // a custom domain: any version is the domain owner's business
   if (version < range->min_version || version > range->max_version) {
     ctx.report("model.opset-unknown-version", loc,
-               domain_text(domain) + " version " + std::to_string(version) +
+               domain_display_name(domain) + " version " + std::to_string(version) +
                    " does not exist; expected " + std::to_string(range->min_version) + ".." +
                    std::to_string(range->max_version));
     return;
@@ -43,7 +39,7 @@ void check_opset_version(CheckContext& ctx, const std::string& domain, int64_t v
   const int64_t needs = min_ir_for_opset(domain, version);
   if (ctx.ir_version() > 0 && ctx.ir_version() < needs)
     ctx.report("model.opset-newer-than-ir", loc,
-               domain_text(domain) + " opset " + std::to_string(version) +
+               domain_display_name(domain) + " opset " + std::to_string(version) +
                    " was released with IR version " + std::to_string(needs) +
                    ", the model declares " + std::to_string(ctx.ir_version()));
 }
@@ -57,11 +53,11 @@ OpsetMap read_opsets(CheckContext& ctx,
   for (int i = 0; i < imports.size(); ++i) {
     const auto& o = imports.Get(i);
     const std::string domain = normalize_domain(o.domain());
-    const std::string loc = item_location(prefix, "opset_import", i, domain_text(domain));
+    const std::string loc = item_location(prefix, "opset_import", i, domain_display_name(domain));
     check_utf8(ctx, o.domain(), loc, "domain");
     if (out.count(domain)) {
       ctx.report("model.opset-duplicate", loc,
-                 "domain " + domain_text(domain) +
+                 "domain " + domain_display_name(domain) +
                      " is imported more than once; expected one version per domain");
       continue;
     }

@@ -370,22 +370,18 @@ void check_function_call(CheckContext& ctx, const onnx::NodeProto& node, const s
                  "function " + id + " has no attribute " + quoted_name(a.name()));
 }
 
-std::string domain_text(const std::string& domain) {
-  return domain.empty() ? "ai.onnx" : domain;
-}
-
 void report_unknown_op(CheckContext& ctx, const onnx::NodeProto& node, const std::string& loc,
                        const std::string& domain, int64_t version) {
   const std::string op = quoted_name(node.op_type());
   if (!node.overload().empty() || ctx.has_function_named(domain, node.op_type())) {
     ctx.report("node.unknown-op", loc,
                "no model-local function " +
-                   quoted_name(domain_text(domain) + "." + node.op_type()) + " with overload " +
-                   quoted_name(node.overload()));
+                   quoted_name(domain_display_name(domain) + "." + node.op_type()) +
+                   " with overload " + quoted_name(node.overload()));
     return;
   }
-  std::string msg = "operator " + op + " does not exist in " + domain_text(domain) + " version " +
-                    std::to_string(version);
+  std::string msg = "operator " + op + " does not exist in " + domain_display_name(domain) +
+                    " version " + std::to_string(version);
   if (const OpDef* def = ctx.registry().find(domain, node.op_type());
       def && !def->versions().empty())
     msg += "; it first appears in version " + std::to_string(def->versions().front().since);
@@ -396,7 +392,7 @@ void check_against_schema(CheckContext& ctx, const onnx::NodeProto& node, const 
                           const OpVersion& op, int64_t version, Scope& scope) {
   if (op.deprecated) {
     ctx.report("node.deprecated-op", loc,
-               op.id() + " is deprecated in " + domain_text(op.domain) + " version " +
+               op.id() + " is deprecated in " + domain_display_name(op.domain) + " version " +
                    std::to_string(version) + "; expected a replacement operator");
     return;
   }
@@ -416,7 +412,8 @@ const OpVersion* check_operator(CheckContext& ctx, const onnx::NodeProto& node,
   const std::string& domain = r.domain;
   if (!r.imported) {
     ctx.report("node.domain-not-imported", loc,
-               "domain " + domain_text(domain) + " is not in opset_import; expected it imported " +
+               "domain " + domain_display_name(domain) +
+                   " is not in opset_import; expected it imported " +
                    (env.function ? "by the function" : "by the model"));
     return nullptr;
   }

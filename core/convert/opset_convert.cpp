@@ -53,10 +53,6 @@ struct NoAdapter {
   std::string why;
 };
 
-std::string domain_text(const std::string& domain) {
-  return domain.empty() ? "ai.onnx" : domain;
-}
-
 std::string step_text(int64_t from, int64_t to) {
   return std::to_string(from) + " -> " + std::to_string(to);
 }
@@ -498,8 +494,8 @@ void Converter::step_up(ir::Graph& g, ir::Node& n, const OpDef& def, int64_t cur
   const OpVersion* nxt = def.lookup(next);
   if (!prev) {
     refuse(n, "convert.no-equivalent",
-           def.name() + " is not an operator of " + domain_text(def.domain()) + " at opset " +
-               std::to_string(cur));
+           def.name() + " is not an operator of " + domain_display_name(def.domain()) +
+               " at opset " + std::to_string(cur));
     return;
   }
   if (prev == nxt) return;
@@ -542,7 +538,7 @@ void Converter::step(ir::Graph& g, ir::Node& n, const std::string& domain, int64
   const OpDef* def = registry_.find(domain, n.op_type());
   if (!def) {
     refuse(n, "convert.no-equivalent",
-           "onnxtool does not know " + n.op_type() + " in " + domain_text(domain));
+           "onnxtool does not know " + n.op_type() + " in " + domain_display_name(domain));
     return;
   }
   if (next > cur)
@@ -554,8 +550,8 @@ void Converter::step(ir::Graph& g, ir::Node& n, const std::string& domain, int64
 // Going down to an opset that lacks the operator: its function body, written for the opset
 // the spec gives it, converted to the target on its own and put in the node's place.
 void Converter::expand(ir::Graph& g, ir::Node& n, const OpVersion& op, int64_t cur, int64_t next) {
-  const std::string why_not =
-      op.id() + " first appears at opset " + std::to_string(cur) + " of " + domain_text(op.domain);
+  const std::string why_not = op.id() + " first appears at opset " + std::to_string(cur) + " of " +
+                              domain_display_name(op.domain);
   std::shared_ptr<const onnx::FunctionProto> body;
   if (op.is_function && !op.function_body.empty() && options_.parse_body) {
     try {
@@ -868,10 +864,10 @@ Report Converter::run() {
   for (const auto& [domain, version] : options_.targets) {
     const OpsetDomainRange* range = find_opset_domain(domain);
     if (!range)
-      throw_usage("--opset: " + domain_text(domain) +
+      throw_usage("--opset: " + domain_display_name(domain) +
                   " is not a standard domain (ai.onnx, ai.onnx.ml, ...)");
     if (version < range->min_version || version > range->max_version)
-      throw_usage("--opset: " + domain_text(domain) + " has versions " +
+      throw_usage("--opset: " + domain_display_name(domain) + " has versions " +
                   std::to_string(range->min_version) + " to " + std::to_string(range->max_version) +
                   ", not " + std::to_string(version));
   }

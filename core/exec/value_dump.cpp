@@ -17,7 +17,7 @@
 namespace onnxtool {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // ---- writing --------------------------------------------------------------------------------
 
@@ -29,8 +29,8 @@ constexpr int kDumpVersion = 1;
 // them unique.
 constexpr std::size_t kMaxStem = 120;
 
-json shape_json(const Shape& s) {
-  json j = json::array();
+Json shape_json(const Shape& s) {
+  Json j = Json::array();
   for (int64_t d : s) j.push_back(d);
   return j;
 }
@@ -56,8 +56,8 @@ std::string ValueDumpWriter::file_for(const std::string& name, const std::string
 }
 
 void ValueDumpWriter::add(const ProducedValue& v) {
-  json r = {{"order", records_.size()}, {"name", v.name}, {"graph", v.graph},
-            {"node", v.node},           {"op", v.op},     {"inputs", json::array()}};
+  Json r = {{"order", records_.size()}, {"name", v.name}, {"graph", v.graph},
+            {"node", v.node},           {"op", v.op},     {"inputs", Json::array()}};
   if (v.proto)
     for (const auto& in : v.proto->input()) r["inputs"].push_back(in);
   if (v.value.is_tensor()) {
@@ -79,7 +79,7 @@ void ValueDumpWriter::add(const ProducedValue& v) {
 void ValueDumpWriter::finish(const std::string& model) {
   std::string text = "{\"format\": \"" + std::string(kDumpFormat) +
                      "\", \"version\": " + std::to_string(kDumpVersion) +
-                     ", \"model\": " + json(model).dump() + ",\n \"values\": [";
+                     ", \"model\": " + Json(model).dump() + ",\n \"values\": [";
   for (std::size_t i = 0; i < records_.size(); ++i) text += (i ? ",\n  " : "\n  ") + records_[i];
   text += "\n]}\n";
   write_file_atomically(dir_ / "values.json", text);
@@ -99,40 +99,40 @@ namespace {
   throw_invalid("compare.bad-input", p.string(), "", message);
 }
 
-json read_json(const fs::path& p) {
+Json read_json(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) throw_io("compare.unreadable", p.string(), "cannot be read");
   std::stringstream ss;
   ss << in.rdbuf();
   try {
-    return json::parse(ss.str());
-  } catch (const json::exception& e) {
+    return Json::parse(ss.str());
+  } catch (const Json::exception& e) {
     bad_set(p, std::string("is not JSON: ") + e.what());
   }
 }
 
 // A file a listing names, which must sit in the listing's directory (no path, no ..).
-fs::path listed_file(const fs::path& listing, const json& file) {
+fs::path listed_file(const fs::path& listing, const Json& file) {
   if (!file.is_string()) bad_set(listing, "a \"file\" is not a string");
   const std::string f = file.get<std::string>();
   if (f.empty() || f == "." || f == ".." || f.find('/') != std::string::npos ||
       f.find('\\') != std::string::npos)
-    bad_set(listing, "file " + json(f).dump() + " is not a plain file name in its directory");
+    bad_set(listing, "file " + Json(f).dump() + " is not a plain file name in its directory");
   return listing.parent_path() / f;
 }
 
-std::string string_field(const json& j, const char* key) {
+std::string string_field(const Json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 ValueSet read_dump(const fs::path& listing) {
-  const json doc = read_json(listing);
+  const Json doc = read_json(listing);
   if (!doc.is_object() || string_field(doc, "format") != kDumpFormat || !doc.contains("values") ||
       !doc["values"].is_array())
     bad_set(listing, "is not a values.json of `onnxtool run --dump-values`");
   ValueSet set{listing.string(), "dump", {}};
-  for (const json& r : doc["values"]) {
+  for (const Json& r : doc["values"]) {
     if (!r.is_object()) bad_set(listing, "a value is not an object");
     SetValue v;
     v.name = string_field(r, "name");
@@ -141,7 +141,7 @@ ValueSet read_dump(const fs::path& listing) {
     v.op = string_field(r, "op");
     v.order = r.value("order", -1);
     if (auto in = r.find("inputs"); in != r.end() && in->is_array())
-      for (const json& i : *in)
+      for (const Json& i : *in)
         if (i.is_string()) v.inputs.push_back(i.get<std::string>());
     if (auto f = r.find("file"); f != r.end() && !f->is_null())
       v.file = listed_file(listing, *f);
@@ -153,11 +153,11 @@ ValueSet read_dump(const fs::path& listing) {
 }
 
 ValueSet read_run_npy(const fs::path& listing) {
-  const json doc = read_json(listing);
+  const Json doc = read_json(listing);
   if (!doc.is_object() || !doc.contains("outputs") || !doc["outputs"].is_array())
     bad_set(listing, "has no \"outputs\" list (run_npy.mjs's outputs.json)");
   ValueSet set{listing.string(), "run_npy outputs", {}};
-  for (const json& r : doc["outputs"]) {
+  for (const Json& r : doc["outputs"]) {
     if (!r.is_object() || !r.contains("file")) bad_set(listing, "an output has no \"file\"");
     SetValue v;
     v.name = string_field(r, "name");

@@ -68,7 +68,7 @@ void annotate_model(onnx::ModelProto& model, const InferResult& result, bool ref
 
 namespace {
 
-constexpr int kMaxDepth = 12;
+constexpr int kMaxAnnotatedDepth = 12;
 constexpr std::size_t kMaxLines = 80;
 
 bool values_known(const ValueRecord& v) {
@@ -104,7 +104,7 @@ class Explainer {
 
   void value(const GraphResult& g, const ValueRecord& v, int depth, bool want_values) {
     line(depth, header(v));
-    if (depth >= kMaxDepth) return line(depth + 1, "...");
+    if (depth >= kMaxAnnotatedDepth) return line(depth + 1, "...");
     if (!seen_.insert(g.prefix + v.name + (want_values ? "#v" : "")).second)
       return line(depth + 1, "(explained above)");
     const Provenance& p = v.provenance;

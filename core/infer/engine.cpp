@@ -890,10 +890,10 @@ std::string Engine::function_cache_key(NodeContext& ctx, const onnx::FunctionPro
 }
 
 void Engine::infer_function_call(NodeContext& ctx, const onnx::FunctionProto& fn, int64_t opset) {
-  constexpr int kMaxDepth = 16;
-  if (function_depth_ >= kMaxDepth) {
+  constexpr int kMaxFunctionNesting = 16;
+  if (function_depth_ >= kMaxFunctionNesting) {
     report(Severity::warning, "infer.function", ctx.location(),
-           "functions nest more than " + std::to_string(kMaxDepth) +
+           "functions nest more than " + std::to_string(kMaxFunctionNesting) +
                " deep (recursive?): outputs left untyped");
     return;
   }

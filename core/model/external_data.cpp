@@ -23,7 +23,15 @@ namespace onnxtool {
 
 namespace fs = std::filesystem;
 
+// A location's or file's problem: the rule and its message. Outside the anonymous namespace
+// since ExternalData::FileState, a class with linkage, holds one.
+struct ExternalDataProblem {
+  std::string rule, message;
+};
+
 namespace {
+
+using Problem = ExternalDataProblem;
 
 // Closes a descriptor when it goes out of scope.
 class Fd {
@@ -41,10 +49,6 @@ class Fd {
 
  private:
   int fd_;
-};
-
-struct Problem {
-  std::string rule, message;
 };
 
 std::vector<std::string> split_components(const std::string& normalized) {

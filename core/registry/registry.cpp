@@ -15,6 +15,10 @@ std::string normalize_domain(const std::string& domain) {
   return domain == "ai.onnx" ? std::string() : domain;
 }
 
+std::string domain_display_name(const std::string& domain) {
+  return domain.empty() ? "ai.onnx" : domain;
+}
+
 void Registry::install_standard(Builder build) {
   g_standard_builder.store(build);
 }

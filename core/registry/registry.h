@@ -40,5 +40,7 @@ class Registry {
 
 // "" and "ai.onnx" both mean the default domain; returns "" for either.
 std::string normalize_domain(const std::string& domain);
+// The domain as messages name it: "ai.onnx" for the default domain's "".
+std::string domain_display_name(const std::string& domain);
 
 }  // namespace onnxtool

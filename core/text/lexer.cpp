@@ -7,6 +7,7 @@
 
 #include "core/diag/error.h"
 #include "core/ir/type_text.h"
+#include "core/text/syntax.h"
 
 namespace onnxtool::text {
 
@@ -42,12 +43,6 @@ bool is_raw_kind(std::string_view name) {
   for (auto k : kRawKinds)
     if (k == name) return true;
   return false;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(c | ((c >= 'A' && c <= 'Z') ? 0x20 : 0));
-  return out;
 }
 
 // At most `max` bytes of s, with control characters escaped so a message stays on one line.
@@ -214,7 +209,7 @@ Token Lexer::lex_number() {
     if (i < src_.size() && is_alpha(src_[i])) {
       std::size_t end = i;
       while (end < src_.size() && is_alnum(src_[end])) ++end;
-      const std::string word = lower(src_.substr(i, end - i));
+      const std::string word = ascii_lower(src_.substr(i, end - i));
       if (word != "inf" && word != "infinity" && word != "nan")
         fail(t.offset, "text.bad-number",
              "expected a number after '-', found '" + shorten(src_.substr(i, end - i)) + "'");

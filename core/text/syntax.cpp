@@ -28,7 +28,7 @@ constexpr std::array<std::pair<std::string_view, int>, 14> kAttributeTypes = {{
     {"type_protos", A::TYPE_PROTOS},
 }};
 
-bool equals_lower(std::string_view word, std::string_view lower) {
+bool equals_lower_ascii(std::string_view word, std::string_view lower) {
   if (word.size() != lower.size()) return false;
   for (std::size_t i = 0; i < word.size(); ++i) {
     char c = word[i];
@@ -39,6 +39,13 @@ bool equals_lower(std::string_view word, std::string_view lower) {
 }
 
 }  // namespace
+
+std::string ascii_lower(std::string_view word) {
+  std::string out(word);
+  for (auto& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  return out;
+}
 
 std::optional<DataType> element_type_named(std::string_view word) {
   // Only the syntax's own names: data_type_from_name also takes aliases such as float32.
@@ -53,7 +60,8 @@ bool is_type_keyword(std::string_view word) {
 }
 
 bool is_float_word(std::string_view word) {
-  return equals_lower(word, "inf") || equals_lower(word, "infinity") || equals_lower(word, "nan");
+  return equals_lower_ascii(word, "inf") || equals_lower_ascii(word, "infinity") ||
+         equals_lower_ascii(word, "nan");
 }
 
 bool is_keyword(std::string_view word) {

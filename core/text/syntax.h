@@ -17,6 +17,8 @@ std::optional<DataType> element_type_named(std::string_view word);
 bool is_type_keyword(std::string_view word);
 // inf, infinity, nan in any letter case.
 bool is_float_word(std::string_view word);
+// word with A-Z as a-z (the syntax's case-free words: inf, nan, true, ...).
+std::string ascii_lower(std::string_view word);
 // Any of the above: a name spelled like one is written in double quotes.
 bool is_keyword(std::string_view word);
 

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/diag/error.h"
+#include "core/text/syntax.h"
 #include "core/types/float_formats.h"
 #include "core/types/tensor_proto.h"
 #include "onnx.pb.h"
@@ -64,18 +65,11 @@ void append_real(std::string& out, F v) {
   lex.fail(t.offset, rule, m);
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  return out;
-}
-
 // inf/nan words, with an optional '-' (the lexer makes "-inf" a real token, "inf" an ident).
 template <class F>
 std::optional<F> special_value(std::string_view text) {
   const bool negative = !text.empty() && text[0] == '-';
-  const std::string word = lower(negative ? text.substr(1) : text);
+  const std::string word = ascii_lower(negative ? text.substr(1) : text);
   if (word == "inf" || word == "infinity")
     return negative ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity();
   if (word == "nan") return canonical_nan<F>(negative);
