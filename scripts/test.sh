@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The whole test suite, as CI runs it:
-# Both builds put the operator files eight to a translation unit (ONNXTOOL_UNITY_OPS: a third
-# of the build time); a plain cmake build compiles them one by one.
+# Both builds put the library and command-line files eight to a translation unit
+# (ONNXTOOL_UNITY: a third of the build time); a plain cmake build compiles them one by one.
 #   1. release build, every CTest test (unit, golden, conformance against ../shared when present);
 #   2. the same answers under two BLAS cores and two thread counts (scripts/determinism.sh);
 #   3. AddressSanitizer + UBSan build (clang-14 at -O1 -g1, which builds in two thirds of GCC's
@@ -36,7 +36,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; }
 fi
-scripts/setup.sh -DONNXTOOL_WERROR=ON -DONNXTOOL_UNITY_OPS=ON
+scripts/setup.sh -DONNXTOOL_WERROR=ON -DONNXTOOL_UNITY=ON
 cmake --build build -j2
 step_done "release build"
 echo "== release tests"
