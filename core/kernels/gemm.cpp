@@ -334,6 +334,11 @@ void packed_product(const PackedGemmArgs<F>& g) {
     c.b_hi = static_cast<F>(g.b_activation.hi);
     c.b_alpha = static_cast<F>(g.b_activation.alpha);
   }
+  if (g.b_row_offsets) {
+    if (!std::is_same_v<F, float> || g.trans_b || g.b_packed || g.b_row_scale)
+      throw std::invalid_argument("gemm_packed: B's row offsets need a float B as stored");
+    c.b_rows = g.b_row_offsets;
+  }
   if (g.b_packed) {
     if constexpr (!std::is_same_v<F, float>)
       throw std::invalid_argument("gemm_packed: a caller-packed B is float only");

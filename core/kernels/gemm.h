@@ -108,6 +108,12 @@ struct PackedGemmArgs {
   // multiple of the layout's panel.
   const F* b_packed = nullptr;
   int64_t b_packed_cols = 0, b_col0 = 0;
+  // Or B's rows as windows of one buffer (float only, B not transposed): row p's n columns
+  // start at b + b_row_offsets[p] (k offsets; ldb unused). The product reads whole register
+  // tiles there, up to n rounded up to packed_b_layout's panel: those elements must be
+  // readable and finite (their results are dropped). A convolution reads its input this way,
+  // each kernel offset a window of a padded copy, where im2col would copy it first.
+  const int64_t* b_row_offsets = nullptr;
   F beta = 0;
   F* c = nullptr;
   int64_t ldc = 0;

@@ -48,6 +48,9 @@ struct Call {
   const F* packed_b = nullptr;
   int64_t packed_cols = 0;
   int64_t packed_col0 = 0;
+  // Or B's rows as windows of one buffer: row p's columns start at b + b_rows[p] (ldb unused),
+  // and whole panels are read there, past n too (B not transposed, packed or transformed).
+  const int64_t* b_rows = nullptr;
   // What happens to each element of C after its last k block, in this order (beta is 0):
   // + row_bias[i] (null: nothing), + residual[i * ldr + j] (null: nothing), then the
   // activation: act 1 clamps to [act_lo, act_hi], 2 multiplies negatives by act_alpha (the

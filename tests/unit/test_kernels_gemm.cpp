@@ -68,6 +68,20 @@ GemmArgs<F> product_args(bool ta, bool tb, Shape3 s, F alpha, F beta, const F* a
   return g;
 }
 
+// The product of a packed A (s.m x s.k) and a plain B (s.k x s.n, row stride s.n); C's row
+// stride s.n, C left for the caller.
+kernels::PackedGemmArgs<float> packed_product_args(const kernels::PackedA<float>& a, Shape3 s,
+                                                   const float* b) {
+  kernels::PackedGemmArgs<float> g;
+  g.a = &a;
+  g.m = s.m;
+  g.n = s.n;
+  g.b = b;
+  g.ldb = s.n;
+  g.ldc = s.n;
+  return g;
+}
+
 // Runs one product at every level and compares each with the reference, bit for bit.
 template <class F>
 void check_levels(bool ta, bool tb, Shape3 s, F alpha, F beta, int64_t pad) {
@@ -468,6 +482,56 @@ TEST_CASE("a caller-packed B (PackedBLayout) gives the bits of the plain B") {
   }
 }
 
+// A convolution on few input channels reads B's rows where they lie in its padded input
+// (PackedGemmArgs::b_row_offsets): rows in any order and overlapping, k across blocks, n not a
+// whole number of register tiles, with the fused epilogue: the bits of the same B as a plain
+// matrix.
+TEST_CASE("B's rows as windows of one buffer give the bits of the plain B") {
+  const Shape3 shapes[] = {{64, 112, 147}, {13, 37, 300}, {32, 56, 27}, {7, 5, 1}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : shapes) {
+      const auto a = random_values<float>(static_cast<std::size_t>(s.m * s.k), 11);
+      const auto bias = random_values<float>(static_cast<std::size_t>(s.m), 12);
+      // Row p starts at a scattered place, later rows earlier, windows overlapping; every
+      // window has the 32 columns past n that whole register tiles read.
+      const int64_t reach = s.n + 32;
+      std::vector<int64_t> offsets(static_cast<std::size_t>(s.k));
+      for (int64_t p = 0; p < s.k; ++p)
+        offsets[static_cast<std::size_t>(p)] = (s.k - 1 - p) * 5 % 97 * 3;
+      const int64_t size = *std::max_element(offsets.begin(), offsets.end()) + reach;
+      const auto buffer = random_values<float>(static_cast<std::size_t>(size), 13);
+      std::vector<float> b(static_cast<std::size_t>(s.k * s.n));
+      for (int64_t p = 0; p < s.k; ++p)
+        for (int64_t j = 0; j < s.n; ++j)
+          b[static_cast<std::size_t>(p * s.n + j)] =
+              buffer[static_cast<std::size_t>(offsets[static_cast<std::size_t>(p)] + j)];
+      const kernels::PackedA<float> packed_a(false, s.m, s.k, a.data(), s.k, level);
+      kernels::PackedGemmArgs<float> plain = packed_product_args(packed_a, s, b.data());
+      plain.ldc = s.n + 3;
+      plain.row_bias = bias.data();
+      plain.activation.kind = kernels::Epilogue::Kind::clamp;
+      plain.activation.lo = 0;
+      plain.activation.hi = std::numeric_limits<float>::infinity();
+      std::vector<float> want(static_cast<std::size_t>(s.m * plain.ldc), -1.0f);
+      plain.c = want.data();
+      kernels::gemm_packed(plain);
+      kernels::PackedGemmArgs<float> g = plain;
+      g.b = buffer.data();
+      g.ldb = 0;
+      g.b_row_offsets = offsets.data();
+      std::vector<float> got(want.size(), -1.0f);
+      g.c = got.data();
+      kernels::gemm_packed(g);
+      INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k);
+      CHECK(same_bits(got, want));
+      kernels::PackedGemmArgs<float> bad = g;
+      bad.trans_b = true;
+      CHECK_THROWS(kernels::gemm_packed(bad));
+    }
+  }
+}
+
 // A convolution on a small plane packs its columns (A^T's rows) with pack_b_rows into
 // packed_a_layout, in row ranges split across threads: a packed-B product on that A gives the
 // bits it gives on the plain op(A), whole and in column blocks. At AVX-512, m of 49, 25, 9 or 7
@@ -575,15 +639,9 @@ TEST_CASE("a packed product's B row transform gives the bits of B transformed fi
           act.apply(row, s.n);
         }
         const kernels::PackedA<float> packed(false, s.m, s.k, a.data(), s.k, level);
-        kernels::PackedGemmArgs<float> g;
-        g.a = &packed;
-        g.m = s.m;
-        g.n = s.n;
-        g.b = transformed.data();
-        g.ldb = s.n;
+        kernels::PackedGemmArgs<float> g = packed_product_args(packed, s, transformed.data());
         std::vector<float> want(static_cast<std::size_t>(s.m * s.n)), got = want;
         g.c = want.data();
-        g.ldc = s.n;
         kernels::gemm_packed(g);
         g.b = b.data();
         g.b_row_scale = scale.data();
