@@ -113,6 +113,36 @@ void check_conv(const ConvCase& c, DataType type = DataType::float32, double tol
   check_close(got, want, tol, atol < 0 ? tol : atol);
 }
 
+// Conv with W and B as initializers (packed, or transformed, at planning) gives the bits of the
+// same Conv with them as inputs (the plain product).
+void check_packed_gives_plain_bits(const ConvCase& c, int threads) {
+  NodeCase n;
+  n.node = "y = Conv" + conv_attrs(c) + " (x, w" + (c.bias ? ", b)" : ")");
+  n.opset = 22;
+  n.threads = threads;
+  n.inputs = {{"x", random_tensor(DataType::float32, c.x, 1)}};
+  n.initializers = {{"w", random_tensor(DataType::float32, c.w, 2)}};
+  if (c.bias) n.initializers.emplace_back("b", random_tensor(DataType::float32, {c.w[0]}, 3));
+  const Tensor packed = run_node(n)[0].tensor();
+  n.inputs.insert(n.inputs.end(), n.initializers.begin(), n.initializers.end());
+  n.initializers.clear();
+  const Tensor plain = run_node(n)[0].tensor();
+  REQUIRE(packed.shape() == plain.shape());
+  CHECK(std::memcmp(packed.data<float>(), plain.data<float>(),
+                    static_cast<std::size_t>(plain.numel()) * sizeof(float)) == 0);
+}
+
+// Each case with a constant W on one thread and two: the reference's values, the plain bits.
+void check_packed_cases(const std::vector<ConvCase>& cases) {
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (int threads : {1, 2}) {
+      CAPTURE(i);
+      CAPTURE(threads);
+      check_conv(cases[i], DataType::float32, 1e-4, threads, true);
+      check_packed_gives_plain_bits(cases[i], threads);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("Conv: fast paths agree with the reference over many geometries") {
@@ -176,27 +206,24 @@ TEST_CASE("Conv: the transposed path for small planes gives the plain product's 
       {{1, 128, 7, 7}, {32, 128, 3, 3}, 1, {1, 1}, {1, 1, 1, 1}},
       {{2, 64, 7, 7}, {12, 64, 1, 1}},
   };
-  for (std::size_t i = 0; i < cases.size(); ++i)
-    for (int threads : {1, 2}) {
-      CAPTURE(i);
-      CAPTURE(threads);
-      const ConvCase& c = cases[i];
-      check_conv(c, DataType::float32, 1e-4, threads, true);
-      NodeCase n;
-      n.node = "y = Conv" + conv_attrs(c) + " (x, w" + (c.bias ? ", b)" : ")");
-      n.opset = 22;
-      n.threads = threads;
-      n.inputs = {{"x", random_tensor(DataType::float32, c.x, 1)}};
-      n.initializers = {{"w", random_tensor(DataType::float32, c.w, 2)}};
-      if (c.bias) n.initializers.emplace_back("b", random_tensor(DataType::float32, {c.w[0]}, 3));
-      const Tensor packed = run_node(n)[0].tensor();
-      n.inputs.insert(n.inputs.end(), n.initializers.begin(), n.initializers.end());
-      n.initializers.clear();
-      const Tensor plain = run_node(n)[0].tensor();
-      REQUIRE(packed.shape() == plain.shape());
-      CHECK(std::memcmp(packed.data<float>(), plain.data<float>(),
-                        static_cast<std::size_t>(plain.numel()) * sizeof(float)) == 0);
-    }
+  check_packed_cases(cases);
+}
+
+// A 2-D Conv on up to 4 input channels with a constant W reads its input in place (padded,
+// split by stride phase) where the other paths build im2col's columns: the same fmas in the
+// same order, so the bits of the plain product, on one thread and two; and the reference's
+// values. Strides 1 to 4, pads on any side, dilations, a batch, no bias.
+TEST_CASE("Conv: the in-place path for few input channels gives the plain product's bits") {
+  const std::vector<ConvCase> cases = {
+      {{1, 3, 32, 30}, {16, 3, 7, 7}, 1, {2, 2}, {3, 3, 3, 3}},  // a stem
+      {{2, 3, 17, 19}, {8, 3, 3, 3}, 1, {1, 1}, {2, 2, 2, 2}, {2, 2}},
+      {{1, 4, 21, 20}, {12, 4, 5, 5}, 1, {3, 2}, {2, 0, 1, 3}},
+      {{1, 1, 9, 40}, {6, 1, 3, 3}, 1, {4, 4}, {1, 1, 1, 1}, {}, "", false},
+      {{1, 3, 50, 50}, {10, 3, 11, 11}, 1, {4, 4}, {2, 2, 2, 2}},  // AlexNet's stem, smaller
+      {{1, 2, 5, 70}, {33, 2, 2, 3}, 1, {1, 1}},                   // rows wider than tiles
+      {{1, 3, 6, 6}, {5, 3, 1, 1}},                                // pointwise
+  };
+  check_packed_cases(cases);
 }
 
 TEST_CASE("Conv: every element type the schema allows") {
