@@ -226,6 +226,18 @@ TEST_CASE("Conv: the in-place path for few input channels gives the plain produc
   check_packed_cases(cases);
 }
 
+// Late layers (more filters than positions, past the transposed path's 49) split the product
+// by rows: B (X itself, or im2col's columns) packed once by both threads, then row blocks
+// handed out as threads free up. The same fmas in the same order: the plain product's bits.
+TEST_CASE("Conv: products split by rows give the plain product's bits") {
+  const std::vector<ConvCase> cases = {
+      {{1, 64, 9, 9}, {200, 64, 1, 1}},                             // pointwise, X packed once
+      {{1, 32, 17, 17}, {150, 32, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}},  // columns built once
+      {{2, 40, 10, 10}, {97, 40, 1, 1}, 1, {}, {}, {}, "", false},  // a batch, odd filters
+  };
+  check_packed_cases(cases);
+}
+
 TEST_CASE("Conv: every element type the schema allows") {
   const ConvCase c{{1, 4, 6, 6}, {4, 2, 3, 3}, 2, {1, 1}, {1, 1, 1, 1}};
   check_conv(c, DataType::float64, 1e-12);
