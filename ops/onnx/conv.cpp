@@ -347,11 +347,11 @@ double balance(int64_t units, int64_t pieces, int64_t threads) {
   return static_cast<double>(units) / static_cast<double>(threads * std::max<int64_t>(1, busiest));
 }
 
-// Column tiles read all of W each (W's bytes again per extra tile); row blocks pack all of B
-// each (B's bytes again per extra block). Of the two, the split that keeps the threads evenly
-// busy wins (a 14x14 plane is 7 register tiles wide: 4 and 3 on two threads), and where both
-// do, the one that repeats fewer bytes: columns for early layers (few filters, many
-// positions), rows for late ones (7x7 positions, big filters).
+// Column tiles read all of W each (W's bytes again per extra tile); row blocks read all of B
+// each (packed once for them by group_forward where W is packed, else packed by each). Of the two,
+// the split that keeps the threads evenly busy wins (a 14x14 plane is 7 register tiles wide: 4 and
+// 3 on two threads), and where both do, the one that repeats fewer bytes: columns for early layers
+// (few filters, many positions), rows for late ones (7x7 positions, big filters).
 ProductGrid product_grid(int64_t threads, int64_t rows, int64_t cols, int64_t row_align) {
   ProductGrid grid{1, 1, row_align};
   if (threads <= 1) return grid;
