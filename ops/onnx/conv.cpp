@@ -574,9 +574,21 @@ void conv_im2col(const KernelContext& ctx, const ConvGeometry& g, const F* x, co
 // (all 3x3 stride-2 layers in place: Inception v2 1.19x, SqueezeNet 1.37x slower).
 constexpr int64_t kInPlaceMaxChannels = 4;
 
+// Strides up to which it does: each of sy x sx phases is a plane (and strides from a hostile
+// file could make their count overflow).
+constexpr int64_t kInPlaceMaxStride = 8;
+
 bool reads_input_in_place(const ConvGeometry& g, const Operands<float>& w) {
-  return g.window.rank() == 2 && g.group == 1 && g.in_channels <= kInPlaceMaxChannels && w.packed &&
-         !w.input;
+  const Window& win = g.window;
+  if (win.rank() != 2 || g.group != 1 || g.in_channels > kInPlaceMaxChannels || !w.packed ||
+      w.input || win.stride[0] > kInPlaceMaxStride || win.stride[1] > kInPlaceMaxStride)
+    return false;
+  // The planes hold about the padded input (more where the stride skips input the kernel never
+  // reads): never more than the columns im2col would build.
+  const nn::PhasePlanes planes = nn::phase_planes_of(win, g.in_channels, kColumnQuantum);
+  const int64_t columns =
+      g.in_channels * win.kernel_size() * std::max(win.out_size(), kColumnQuantum);
+  return planes.size() <= columns;
 }
 
 // Y = W x B, B's rows read from the input's phase planes: for each image the planes (built by

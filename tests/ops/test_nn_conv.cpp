@@ -212,16 +212,23 @@ TEST_CASE("Conv: the transposed path for small planes gives the plain product's 
 // A 2-D Conv on up to 4 input channels with a constant W reads its input in place (padded,
 // split by stride phase) where the other paths build im2col's columns: the same fmas in the
 // same order, so the bits of the plain product, on one thread and two; and the reference's
-// values. Strides 1 to 4, pads on any side, dilations, a batch, no bias.
+// values. Strides 1 to 4, pads on any side, dilations, a batch, no bias; and the cases it
+// leaves to im2col.
 TEST_CASE("Conv: the in-place path for few input channels gives the plain product's bits") {
   const std::vector<ConvCase> cases = {
       {{1, 3, 32, 30}, {16, 3, 7, 7}, 1, {2, 2}, {3, 3, 3, 3}},  // a stem
       {{2, 3, 17, 19}, {8, 3, 3, 3}, 1, {1, 1}, {2, 2, 2, 2}, {2, 2}},
       {{1, 4, 21, 20}, {12, 4, 5, 5}, 1, {3, 2}, {2, 0, 1, 3}},
-      {{1, 1, 9, 40}, {6, 1, 3, 3}, 1, {4, 4}, {1, 1, 1, 1}, {}, "", false},
+      {{1, 1, 24, 200}, {6, 1, 5, 5}, 1, {4, 4}, {1, 1, 1, 1}, {}, "", false},
       {{1, 3, 50, 50}, {10, 3, 11, 11}, 1, {4, 4}, {2, 2, 2, 2}},  // AlexNet's stem, smaller
       {{1, 2, 5, 70}, {33, 2, 2, 3}, 1, {1, 1}},                   // rows wider than tiles
-      {{1, 3, 6, 6}, {5, 3, 1, 1}},                                // pointwise
+      // Left to the other paths: planes of few positions (the transposed product), a
+      // stride past the bar, a strided 1x1 layer (16 phase planes, 32 times its columns), a
+      // 1x1 layer.
+      {{1, 1, 9, 40}, {6, 1, 3, 3}, 1, {4, 4}, {1, 1, 1, 1}, {}, "", false},
+      {{1, 3, 40, 40}, {4, 3, 3, 3}, 1, {20, 20}},
+      {{1, 2, 64, 64}, {4, 2, 1, 1}, 1, {4, 4}},
+      {{1, 3, 6, 6}, {5, 3, 1, 1}},
   };
   check_packed_cases(cases);
 }
