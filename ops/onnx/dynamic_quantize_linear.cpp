@@ -47,9 +47,11 @@ void dynamic_quantize_linear_kernel(KernelContext& ctx) {
   float lo = 0, hi = 0;
   range_with_zero(ctx, xs, lo, hi);
   const float scale = (hi - lo) / 255.0f;
-  // All zeros: any scale works; 0 keeps the outputs finite (0 / 0 would be NaN).
-  const float zero =
-      scale == 0 ? 0.0f : std::clamp(std::nearbyint((0.0f - lo) / scale), 0.0f, 255.0f);
+  // All zeros: any scale works; 0 keeps the outputs finite (0 / 0 would be NaN). An infinite
+  // low end makes -lo / scale infinity over infinity: that NaN becomes 0, as quantize_u8 makes
+  // a NaN (converting it to uint8 is undefined).
+  const float steps = scale == 0 ? 0.0f : (0.0f - lo) / scale;
+  const float zero = std::isnan(steps) ? 0.0f : std::clamp(std::nearbyint(steps), 0.0f, 255.0f);
   Tensor& y = ctx.output_uninitialized(0, DataType::uint8, x.shape());
   uint8_t* out = y.mutable_data<uint8_t>();
   const auto n = static_cast<int64_t>(xs.size());

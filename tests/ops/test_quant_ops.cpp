@@ -4,6 +4,7 @@
 // types across versions, errors, inference.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <limits>
 
 #include "core/types/float_formats.h"
@@ -121,6 +122,16 @@ TEST_CASE("DynamicQuantizeLinear follows the spec's example") {
                   "DynamicQuantizeLinear (x) }"),
             {{"x", f32({2}, {0, 0})}});
   CHECK(vals(out[0].tensor()) == std::vector<double>{0, 0});
+  // Infinities (a fuzzer's input): the scale is infinite, the zero point's -lo / scale NaN,
+  // which becomes 0 (its conversion to uint8 was undefined: UBSan stopped the run).
+  const float inf = std::numeric_limits<float>::infinity();
+  out = run(model(11,
+                  "g (float[3] x) => (uint8[3] y, float s, uint8 z) { y, s, z = "
+                  "DynamicQuantizeLinear (x) }"),
+            {{"x", f32({3}, {-inf, 1, inf})}});
+  CHECK(std::isinf(vals(out[1].tensor())[0]));
+  CHECK(vals(out[2].tensor()) == std::vector<double>{0});
+  CHECK(vals(out[0].tensor()) == std::vector<double>{0, 0, 0});
 }
 
 TEST_CASE("quantization inference: output types by version and attribute") {
