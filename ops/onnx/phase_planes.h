@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ops/onnx/im2col.h"
 #include "ops/onnx/nn_common.h"
 
 namespace onnxtool::ops::nn {
@@ -69,15 +70,8 @@ void fill_phase_plane_rows(const PhasePlanes& p, const Window& w, const T* x, in
       std::fill(dst, dst + p.width, T(0));
       continue;
     }
-    const T* src = x + (c * ih + iy) * iw;
-    // Columns j read input column sx * j + px - pad_left: inside for j in [lo, hi).
-    const int64_t first = px - w.pad_begin[1];
-    const int64_t lo = std::clamp<int64_t>((-first + p.sx - 1) / p.sx, 0, p.width);
-    const int64_t hi =
-        iw - 1 - first < 0 ? lo : std::clamp<int64_t>((iw - 1 - first) / p.sx + 1, lo, p.width);
-    std::fill(dst, dst + lo, T(0));
-    for (int64_t j = lo; j < hi; ++j) dst[j] = src[p.sx * j + first];
-    std::fill(dst + hi, dst + p.width, T(0));
+    // Column j reads input column sx * j + px - pad_left (zero outside the row).
+    copy_run(x + (c * ih + iy) * iw, iw, 0, p.width, p.sx, px - w.pad_begin[1], T(0), dst);
   }
 }
 
