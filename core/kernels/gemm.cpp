@@ -416,6 +416,49 @@ void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int
   }
 }
 
+// One panel of P rows (P the layout's panel, `valid` of them real) over k rows [p0, p0 + kc):
+// A's columns become the panel's rows, written in order so that the stores are sequential.
+namespace {
+
+template <int64_t P>
+void pack_a_panel(const float* a, int64_t ld, int64_t valid, int64_t p0, int64_t kc, float* dst) {
+  const float* row[P];
+  for (int64_t r = 0; r < P; ++r) row[r] = a + std::min(r, valid - 1) * ld + p0;
+  for (int64_t p = 0; p < kc; ++p, dst += P)
+    for (int64_t r = 0; r < P; ++r) dst[r] = r < valid ? row[r][p] : 0.0f;
+}
+
+void pack_a_panel_any(const float* a, int64_t ld, int64_t panel, int64_t valid, int64_t p0,
+                      int64_t kc, float* dst) {
+  switch (panel) {
+    case 6:
+      return pack_a_panel<6>(a, ld, valid, p0, kc, dst);
+    case 7:
+      return pack_a_panel<7>(a, ld, valid, p0, kc, dst);
+    case 8:
+      return pack_a_panel<8>(a, ld, valid, p0, kc, dst);
+    default:
+      break;
+  }
+  for (int64_t p = 0; p < kc; ++p, dst += panel)
+    for (int64_t r = 0; r < panel; ++r) dst[r] = r < valid ? a[r * ld + p0 + p] : 0.0f;
+}
+
+}  // namespace
+
+void pack_a_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t r0, int64_t r1,
+                 float* out) {
+  const int64_t panel = layout.panel, cols = layout.padded_cols();
+  for (int64_t i = r0; i < r1; i += panel) {
+    const float* a = rows + (i - r0) * ld;
+    const int64_t valid = std::min(panel, layout.n - i);
+    for (int64_t p0 = 0; p0 < layout.k; p0 += layout.block_rows) {
+      const int64_t kc = std::min(layout.block_rows, layout.k - p0);
+      pack_a_panel_any(a, ld, panel, valid, p0, kc, out + p0 * cols + i * kc);
+    }
+  }
+}
+
 void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
                  float* out, const RowTransform& transform) {
   if (!transform.scale) return pack_b_rows(layout, rows, ld, p0, p1, out);

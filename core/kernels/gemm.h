@@ -196,6 +196,12 @@ PackedBLayout packed_a_layout(int64_t k, int64_t m, SimdLevel level);
 // gives the bits it gives on the matrix unpacked.
 void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t p0, int64_t p1,
                  float* out);
+// Rows [r0, r1) of a plain m x k matrix A (row r0 at `rows`, row stride ld) into out, laid
+// out as packed_a_layout(k, m, level) is (`layout`): r0 a multiple of its panel, r1 one too or
+// m; a last panel's rows past m are set to zero. A product that packs its own A from the same
+// rows gets the same values, so the same bits; threads that share one A take disjoint panels.
+void pack_a_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int64_t r0, int64_t r1,
+                 float* out);
 // The same with each row p's values v taken as activation(scale[p] * v + shift[p]) (see
 // PackedGemmArgs::b_row_scale): the transform moved into the packing.
 struct RowTransform {

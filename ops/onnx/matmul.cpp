@@ -3,10 +3,12 @@
 // (and the added dim removed again), batch dims broadcast.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/infer/helpers.h"
 #include "core/kernels/gemm.h"
 #include "core/registry/fusion.h"
+#include "core/util/scratch.h"
 #include "onnx.pb.h"
 #include "ops/onnx/nn_common.h"
 #include "ops/op.h"
@@ -204,35 +206,21 @@ void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernel
   const auto items = static_cast<int64_t>(p.a_offset.size());
   // Columns [c0, c1) of item i's product; with `packed_a` (item i's A, packed once for all its
   // tiles) the product skips packing A.
-  auto product = [&](int64_t i, int64_t c0, int64_t c1, const kernels::PackedA<float>* packed_a) {
-    float* c = y + i * p.m * p.n + c0;
-    if (packed_a && packed_a->usable()) {
-      kernels::PackedGemmArgs<float> g;
-      g.a = packed_a;
-      g.m = p.m;
-      g.n = c1 - c0;
-      g.b_packed = b.data();
-      g.b_packed_cols = b.n();
-      g.b_col0 = c0;
-      g.c = c;
-      g.ldc = p.n;
-      kernels::gemm_packed(g);
-      return;
-    }
+  auto product = [&](int64_t i, int64_t c0, int64_t c1, const float* packed_a) {
     kernels::PackedBGemmArgs g;
     g.m = p.m;
     g.col0 = c0;
     g.n = c1 - c0;
     g.a = a + p.a_offset[static_cast<std::size_t>(i)];
     g.lda = p.k;
+    g.a_packed = packed_a;
     g.b = &b;
-    g.c = c;
+    g.c = y + i * p.m * p.n + c0;
     g.ldc = p.n;
     kernels::gemm_packed_b(g);
   };
   // The product of a block, then the fused steps on it while it is in cache.
-  auto block = [&](int64_t i, int64_t c0, int64_t c1,
-                   const kernels::PackedA<float>* packed_a = nullptr) {
+  auto block = [&](int64_t i, int64_t c0, int64_t c1, const float* packed_a = nullptr) {
     product(i, c0, c1, packed_a);
     if (finish.any()) finish.apply(y, i * p.m * p.n, p.m, p.n, c0, c1);
   };
@@ -248,14 +236,28 @@ void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernel
   const int64_t tiles = std::min<int64_t>(panels, 4 * ctx.threads());
   const int64_t tile = (panels + tiles - 1) / tiles * align;
   const int64_t count = (p.n + tile - 1) / tile;
+  // A packed once for all the tiles, which would each pack all of it (a BERT layer's 128 x 3072
+  // activations eight times over, 14 % of the encoder's time), by both threads in whole panels.
+  const kernels::PackedBLayout a_layout = kernels::packed_a_layout(p.k, p.m, b.level());
+  const int64_t a_panels = (p.m + a_layout.panel - 1) / a_layout.panel;
+  thread_local std::vector<float> caller_packed;  // kept between runs; workers use it by reference
+  std::vector<float>& packed_a = caller_packed;
+  scratch_of(packed_a, static_cast<std::size_t>(a_layout.size()));
   for (int64_t i = 0; i < items; ++i) {
-    // A packed once for all the tiles, which would each pack all of it (a BERT layer's
-    // 128 x 3072 activations eight times over, 14 % of the encoder's time).
-    const kernels::PackedA<float> packed_a(
-        false, p.m, p.k, a + p.a_offset[static_cast<std::size_t>(i)], p.k, b.level());
+    if (p.m < 2) {  // one row: the product reads it as it is
+      ctx.parallel_for(count, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) block(i, t * tile, std::min(p.n, (t + 1) * tile));
+      });
+      continue;
+    }
+    const float* a_i = a + p.a_offset[static_cast<std::size_t>(i)];
+    ctx.parallel_for(a_panels, nn::grain_for(a_layout.panel * p.k), [&](int64_t lo, int64_t hi) {
+      kernels::pack_a_rows(a_layout, a_i + lo * a_layout.panel * p.k, p.k, lo * a_layout.panel,
+                           std::min(p.m, hi * a_layout.panel), packed_a.data());
+    });
     ctx.parallel_for(count, 1, [&](int64_t lo, int64_t hi) {
       for (int64_t t = lo; t < hi; ++t)
-        block(i, t * tile, std::min(p.n, (t + 1) * tile), &packed_a);
+        block(i, t * tile, std::min(p.n, (t + 1) * tile), packed_a.data());
     });
   }
 }

@@ -611,6 +611,48 @@ TEST_CASE("a caller-packed A (pack_b_rows, packed_a_layout) gives the bits of th
   }
 }
 
+// A MatMul packs its activations (A, row-major) once with pack_a_rows, in panel ranges split
+// across threads: a packed-B product on that A gives the bits it gives packing A itself, for a
+// last panel part full, k over several blocks, and rows read with a stride past k.
+TEST_CASE("A packed from its own rows (pack_a_rows) gives the bits of the plain A") {
+  const Shape3 shapes[] = {{128, 96, 600}, {7, 33, 300}, {50, 20, 257}, {2, 17, 5}, {13, 40, 33}};
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : shapes) {
+      const int64_t lda = s.k + 5;
+      const auto a = random_values<float>(static_cast<std::size_t>(s.m * lda), 31);
+      const auto b = random_values<float>(static_cast<std::size_t>(s.k * s.n), 32);
+      const kernels::PackedB packed_b(false, s.k, s.n, b.data(), s.n, level);
+      const kernels::PackedBLayout layout = kernels::packed_a_layout(s.k, s.m, level);
+      std::vector<float> packed_a(static_cast<std::size_t>(layout.size()), -7.0f);
+      // Every element of the layout written: its padding rows are zeros, not what was there.
+      const int64_t panels = (s.m + layout.panel - 1) / layout.panel;
+      const int64_t cut = panels / 2 * layout.panel;
+      kernels::pack_a_rows(layout, a.data(), lda, 0, cut, packed_a.data());
+      kernels::pack_a_rows(layout, a.data() + cut * lda, lda, cut, s.m, packed_a.data());
+      for (int64_t i = s.m; i < layout.padded_cols(); ++i)
+        for (int64_t p = 0; p < s.k; ++p)
+          CHECK(packed_a[static_cast<std::size_t>(layout.offset(p, i))] == 0.0f);
+      std::vector<float> want(static_cast<std::size_t>(s.m * s.n), -1.0f), got = want;
+      kernels::PackedBGemmArgs p;
+      p.m = s.m;
+      p.n = s.n;
+      p.a = a.data();
+      p.lda = lda;
+      p.b = &packed_b;
+      p.c = want.data();
+      p.ldc = s.n;
+      kernels::gemm_packed_b(p);
+      p.a = nullptr;
+      p.a_packed = packed_a.data();
+      p.c = got.data();
+      kernels::gemm_packed_b(p);
+      INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k);
+      CHECK(same_bits(got, want));
+    }
+  }
+}
+
 // A transform of B's rows applied as the product packs B (a convolution's input normalised on
 // the way in): the bits of the product on B transformed beforehand, the activation's kinds
 // included, for B's panels whole and partial and k over several blocks.
