@@ -315,6 +315,8 @@ constexpr int64_t kMinParallelWork = int64_t{1} << 21;
 constexpr int64_t kMinBlock = 32;
 // Elements of B from which a one-row product is split all the same (256 KiB of floats).
 constexpr int64_t kMinParallelStream = int64_t{1} << 16;
+// Blocks per thread of such a streamed B.
+constexpr int64_t kStreamBlocksPerThread = 4;
 
 // Splits C (m x n, k deep) over the kernel's threads when the product is large enough: the
 // longer side in one block per thread, each at least kMinBlock and a multiple of 16 (columns)
@@ -331,7 +333,11 @@ bool split_product(const KernelContext& ctx, int64_t m, int64_t n, int64_t k, in
   if (threads <= 1 || small || ThreadPool::in_parallel_region()) return false;
   const bool by_cols = n >= m;
   const int64_t extent = by_cols ? n : m, align = by_cols ? 16 : row_align;
-  int64_t size = (extent + threads - 1) / threads;
+  // A streamed B goes in a few blocks a thread, handed out as the threads free up: two static
+  // halves waited for the slower core (on a shared host one often runs a third slower). Other
+  // products keep a block a thread, as each block packs its own operands.
+  const int64_t pieces = streams_b ? threads * kStreamBlocksPerThread : threads;
+  int64_t size = (extent + pieces - 1) / pieces;
   size = std::max(kMinBlock, (size + align - 1) / align * align);
   const int64_t blocks = (extent + size - 1) / size;
   if (blocks <= 1) return false;
