@@ -28,8 +28,28 @@ void deinterleave_row_avx2(const float* src, int64_t n, float* even, float* odd)
   }
 }
 
+// Lanes [0, n) of a mask (n from 0 to 8): a window of a row of eight all-ones then eight zeros.
+__m256i first_lanes_avx2(int64_t n) {
+  alignas(64) static const int32_t kOnesThenZeros[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
+                                                         0,  0,  0,  0,  0,  0,  0,  0};
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kOnesThenZeros + 8 - n));
+}
+
+// The first n (1 to 7) floats of p, zeros after them; and the first n lanes of v to p. Nothing
+// read or written past them.
+template <class Lanes>
+Lanes load_part_avx2(const float* p, int64_t n) {
+  return reinterpret_cast<Lanes>(_mm256_maskload_ps(p, first_lanes_avx2(n)));
+}
+template <class Lanes>
+void store_part_avx2(float* p, Lanes v, int64_t n) {
+  _mm256_maskstore_ps(p, first_lanes_avx2(n), reinterpret_cast<__m256>(v));
+}
+
 }  // namespace
 
+#define DEPTHWISE_LOAD_PART load_part_avx2<Lanes>
+#define DEPTHWISE_STORE_PART store_part_avx2
 #define DEPTHWISE_DEINTERLEAVE_ROW deinterleave_row_avx2
 #define DEPTHWISE_FN(name) name##_avx2
 #define DEPTHWISE_LANES 8
@@ -37,5 +57,7 @@ void deinterleave_row_avx2(const float* src, int64_t n, float* even, float* odd)
 #undef DEPTHWISE_LANES
 #undef DEPTHWISE_FN
 #undef DEPTHWISE_DEINTERLEAVE_ROW
+#undef DEPTHWISE_STORE_PART
+#undef DEPTHWISE_LOAD_PART
 
 }  // namespace onnxtool::kernels::detail

@@ -39,8 +39,21 @@ void deinterleave_row_avx512(const float* src, int64_t n, float* even, float* od
   _mm512_mask_storeu_ps(odd + m, first_lanes(rest), _mm512_permutex2var_ps(lo, odds, hi));
 }
 
+// The first n (1 to 15) floats of p, zeros after them; and the first n lanes of v to p. Nothing
+// read or written past them.
+template <class Lanes>
+Lanes load_part_avx512(const float* p, int64_t n) {
+  return reinterpret_cast<Lanes>(_mm512_maskz_loadu_ps(first_lanes(n), p));
+}
+template <class Lanes>
+void store_part_avx512(float* p, Lanes v, int64_t n) {
+  _mm512_mask_storeu_ps(p, first_lanes(n), reinterpret_cast<__m512>(v));
+}
+
 }  // namespace
 
+#define DEPTHWISE_LOAD_PART load_part_avx512<Lanes>
+#define DEPTHWISE_STORE_PART store_part_avx512
 #define DEPTHWISE_DEINTERLEAVE_ROW deinterleave_row_avx512
 #define DEPTHWISE_COPY_ROW copy_row_avx512
 #define DEPTHWISE_FN(name) name##_avx512
@@ -50,5 +63,7 @@ void deinterleave_row_avx512(const float* src, int64_t n, float* even, float* od
 #undef DEPTHWISE_FN
 #undef DEPTHWISE_COPY_ROW
 #undef DEPTHWISE_DEINTERLEAVE_ROW
+#undef DEPTHWISE_STORE_PART
+#undef DEPTHWISE_LOAD_PART
 
 }  // namespace onnxtool::kernels::detail

@@ -115,6 +115,19 @@ TEST_CASE("depthwise planes: the definition's bits at every stride, dilation, pa
       {10, 40, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},  // pads of 2: each phase starts a column in
       {6, 38, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0},   // the last input column unread
       {12, 50, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2},  // dilation 2: one column phase only
+      // 3x3 at stride 2 with a left pad of 1 or 0, straight from the input rows: rows ending
+      // in whole vectors and in parts, inputs narrower than a vector, the top pad 0 to 2, a
+      // bottom and right pad beyond the input.
+      {112, 112, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      {28, 28, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      {13, 45, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1},
+      {6, 3, 3, 3, 2, 2, 1, 1, 2, 1, 1, 2},
+      {5, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      {20, 34, 3, 3, 2, 2, 1, 1, 0, 1, 0, 0},
+      {56, 56, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1},  // TensorFlow's SAME: pads after only
+      {9, 33, 3, 3, 2, 2, 1, 1, 0, 0, 1, 2},
+      {7, 17, 3, 3, 2, 2, 1, 1, 1, 0, 1, 0},
+      {3, 2, 3, 3, 2, 2, 1, 1, 0, 0, 2, 3},
   };
   using Fn = void (*)(const kernels::PlaneWindow&, const kernels::ChannelBlock&, float*,
                       const kernels::Epilogue&);
