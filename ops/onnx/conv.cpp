@@ -340,10 +340,20 @@ std::pair<int64_t, int64_t> piece_bounds(int64_t extent, int64_t count, int64_t 
 }
 
 // The share of the threads' time spent working when `units` equal units go out as `pieces`
-// near-equal pieces (pieces a multiple of threads): units over threads x the busiest's units.
+// pieces cut as piece_bounds cuts them, each taken by the thread with the least work so far,
+// largest first (the pool's hand-out evens the threads out so): units over threads x the
+// busiest's units. (Counting every piece as the largest made 25 units in 8 pieces look 78 %
+// busy, not 96 %, and sent a 192 -> 32 layer on 28x28 to row blocks that each stream all of
+// its input: 0.112 ms alone, against 0.064-0.085 by columns.)
 double balance(int64_t units, int64_t pieces, int64_t threads) {
-  const int64_t per_piece = (units + pieces - 1) / pieces;
-  const int64_t busiest = (pieces / threads) * per_piece;
+  if (units <= 0 || pieces <= 0 || threads <= 0) return 0;
+  std::vector<int64_t> sizes;
+  for (int64_t i = 0; i < pieces; ++i)
+    sizes.push_back((i + 1) * units / pieces - i * units / pieces);
+  std::sort(sizes.rbegin(), sizes.rend());
+  std::vector<int64_t> load(static_cast<std::size_t>(threads), 0);
+  for (int64_t size : sizes) *std::min_element(load.begin(), load.end()) += size;
+  const int64_t busiest = *std::max_element(load.begin(), load.end());
   return static_cast<double>(units) / static_cast<double>(threads * std::max<int64_t>(1, busiest));
 }
 
