@@ -42,8 +42,16 @@ int64_t depthwise_scratch(const PlaneWindow& p) {
 constexpr int64_t kChannelBlockMaxOutputs = 64;
 constexpr int64_t kChannelBlockMaxOutputsAvx512 = 196;
 
+bool depthwise_direct_stride2(const PlaneWindow& p) {
+  return p.kernel_h == 3 && p.kernel_w == 3 && p.stride_h == 2 && p.stride_w == 2 &&
+         p.dilation_h == 1 && p.dilation_w == 1 && (p.pad_left == 0 || p.pad_left == 1);
+}
+
 bool depthwise_by_channels(const PlaneWindow& p) {
   const bool wide = simd_level() == SimdLevel::avx512;
+  // Below AVX-512 the direct stride-2 planes beat the blocks even on small planes: 14 -> 7 of
+  // 576 channels 0.064 ms against 0.112 on one thread, 0.034-0.042 against 0.063-0.096 on two.
+  if (!wide && depthwise_direct_stride2(p)) return false;
   return p.out_h * p.out_w <= (wide ? kChannelBlockMaxOutputsAvx512 : kChannelBlockMaxOutputs);
 }
 

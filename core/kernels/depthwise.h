@@ -26,6 +26,11 @@ int64_t depthwise_scratch(const PlaneWindow& p);
 void depthwise_plane(const PlaneWindow& p, const float* x, const float* w, float bias, float* y,
                      float* scratch, const Epilogue& act = {});
 
+// Whether depthwise_planes computes this window straight from the input rows, without the
+// phase planes: 3x3, stride 2, undilated, a column of padding on the left (MobileNet's
+// downsampling layers as PyTorch exports them) or none (TensorFlow's "SAME" on even sizes).
+bool depthwise_direct_stride2(const PlaneWindow& p);
+
 // Small planes (few outputs each) go a block of channels at a time: lanes run along the
 // channels, each output of the block one pass over the taps, with the same arithmetic as
 // depthwise_plane (so the same bits). kDepthwiseChannels planes a block, or fewer.
