@@ -81,20 +81,33 @@ peak_rss() {
 "$build/onnxtool" -v --threads "$threads" run "$shared/onnx-backend-tests/light/light_squeezenet.onnx" \
   --random-inputs 2>&1 >/dev/null | grep -m1 'blas:' || true
 echo "node.js baseline peak RSS (empty script): $(peak_rss node -e '') MB, included in ORT MB"
+# One round's median of each side ("failed" when the model did not run).
+run_ours() {
+  "$build/onnxtool" --json --threads "$threads" run "$1" --random-inputs --bench "$runs" \
+    --warmup "$warmup" | median || echo failed
+}
+run_theirs() {
+  node "$ort/bench.mjs" "$1" --warmup "$warmup" --runs "$runs" --threads "$threads" --seed 0 \
+    2>/dev/null | median || echo failed
+}
+
 printf '%-24s %14s %14s %8s %12s %12s\n' model "onnxtool ms" "ORT ms" ratio "onnxtool MB" "ORT MB"
 for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
   # Rounds alternate the two, and each side's figure is the median of its round medians: a burst
   # of load from elsewhere on the host (it lasts seconds here) then falls on both sides' rounds
-  # rather than on one side's only.
+  # rather than on one side's only. Which side goes first alternates too: paired runs that
+  # always ran one side first measured a null change (the same binary twice) at 0.92-1.05 on
+  # whole models here, and 0.98 with the order alternated.
   ours_rounds=() theirs_rounds=()
   for ((round = 0; round < rounds; ++round)); do
-    ms=$("$build/onnxtool" --json --threads "$threads" run "$model" --random-inputs \
-           --bench "$runs" --warmup "$warmup" | median) || ms=failed
-    ours_rounds+=("$ms")
-    ms=$(node "$ort/bench.mjs" "$model" --warmup "$warmup" --runs "$runs" --threads "$threads" \
-           --seed 0 2>/dev/null | median) || ms=failed
-    theirs_rounds+=("$ms")
+    if ((round % 2 == 0)); then
+      ours_rounds+=("$(run_ours "$model")")
+      theirs_rounds+=("$(run_theirs "$model")")
+    else
+      theirs_rounds+=("$(run_theirs "$model")")
+      ours_rounds+=("$(run_ours "$model")")
+    fi
   done
   ours=$(median_of "${ours_rounds[@]}")
   theirs=$(median_of "${theirs_rounds[@]}")
