@@ -242,7 +242,7 @@ void matmul_packed_b(const KernelContext& ctx, const MatmulPlan& p, const kernel
   const int64_t a_panels = (p.m + a_layout.panel - 1) / a_layout.panel;
   thread_local std::vector<float> caller_packed;  // kept between runs; workers use it by reference
   std::vector<float>& packed_a = caller_packed;
-  scratch_of(packed_a, static_cast<std::size_t>(a_layout.size()));
+  if (p.m >= 2) scratch_of(packed_a, static_cast<std::size_t>(a_layout.size()));
   for (int64_t i = 0; i < items; ++i) {
     if (p.m < 2) {  // one row: the product reads it as it is
       ctx.parallel_for(count, 1, [&](int64_t lo, int64_t hi) {

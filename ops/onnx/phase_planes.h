@@ -40,11 +40,12 @@ inline PhasePlanes phase_planes_of(const Window& w, int64_t channels, int64_t co
   return p;
 }
 
-// Where each kernel offset's window starts, in the order of W's columns (c, ky, kx).
-inline std::vector<int64_t> phase_plane_offsets(const PhasePlanes& p, const Window& w) {
+// Where each kernel offset's window starts, in the order of W's columns (c, ky, kx), into
+// `offsets` (its contents replaced; a buffer the caller keeps between runs allocates once).
+inline void phase_plane_offsets(const PhasePlanes& p, const Window& w,
+                                std::vector<int64_t>& offsets) {
   const int64_t kh = w.kernel[0], kw = w.kernel[1];
-  std::vector<int64_t> offsets;
-  offsets.reserve(static_cast<std::size_t>(p.channels * kh * kw));
+  offsets.clear();
   for (int64_t c = 0; c < p.channels; ++c)
     for (int64_t ky = 0; ky < kh; ++ky)
       for (int64_t kx = 0; kx < kw; ++kx) {
@@ -52,7 +53,6 @@ inline std::vector<int64_t> phase_plane_offsets(const PhasePlanes& p, const Wind
         const int64_t plane = (c * p.sy + dy % p.sy) * p.sx + dx % p.sx;
         offsets.push_back(plane * p.plane_size() + dy / p.sy * p.width + dx / p.sx);
       }
-  return offsets;
 }
 
 // Rows [r0, r1) of all planes (row r: plane r / height, its row r % height) from x (the
