@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/exec/assembly.h"
+#include "core/exec/elementwise_region.h"
 #include "core/exec/function_body.h"
 #include "core/exec/kernel.h"
 #include "core/infer/engine.h"
@@ -175,6 +176,7 @@ class GraphBuilder {
   // ir_node: the graph node `node` stands for; nullptr for the nodes of a function body.
   void add_node(const onnx::NodeProto& node, int index, const ir::Node* ir_node);
   bool bind(PlanNode& pn, const onnx::NodeProto& node);
+  bool bind_region(PlanNode& pn, const onnx::NodeProto& node, const ir::Node* ir_node);
   void note_unknown_attributes(const PlanNode& pn, const onnx::NodeProto& node);
   bool bind_local_function(PlanNode& pn, const onnx::NodeProto& node,
                            const onnx::FunctionProto& fn);
@@ -454,7 +456,7 @@ void GraphBuilder::add_node(const onnx::NodeProto& node, int index, const ir::No
                        "earlier node)");
     pn.inputs.push_back(r);
   }
-  const bool bound = bind(pn, node);
+  const bool bound = bind_region(pn, node, ir_node) || bind(pn, node);
   // Subgraphs of an unbound node are planned too, so every missing kernel is reported at once.
   if (!pn.function) plan_subgraphs(pn, node, ir_node);
   if (bound) prepare(pn);
@@ -477,6 +479,19 @@ void GraphBuilder::add_node(const onnx::NodeProto& node, int index, const ir::No
     if (r && r->depth == 0 && !r->constant) mark_use(r->index, node_index);
   if (pn.function) ++ctx_.stats.function_calls;
   plan_->nodes.push_back(std::move(pn));
+}
+
+// A node fuse-elementwise made runs its region's program (it names no operator of a model).
+bool GraphBuilder::bind_region(PlanNode& pn, const onnx::NodeProto& node, const ir::Node* ir_node) {
+  const auto region =
+      ir_node ? ctx_.elementwise_regions.find(ir_node) : ctx_.elementwise_regions.end();
+  if (region == ctx_.elementwise_regions.end()) return false;
+  pn.node = &node;
+  pn.opset = 1;
+  pn.schema = &region_version();
+  pn.attrs.emplace(node, pn.schema);
+  pn.state = region->second;
+  return true;
 }
 
 bool GraphBuilder::bind(PlanNode& pn, const onnx::NodeProto& node) {

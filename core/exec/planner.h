@@ -32,6 +32,7 @@ struct GraphResult;
 namespace ir {
 class Graph;
 class ModelGraph;
+class Node;
 struct Initializer;
 }  // namespace ir
 
@@ -71,6 +72,11 @@ struct PlanContext {
   // Attributes the bound operator version does not define (ignored by its kernel), by
   // (operator version, attribute): how many nodes, and the first one's location.
   std::map<std::pair<std::string, std::string>, std::pair<int, std::string>> unknown_attributes{};
+
+  // The element-wise regions fuse-elementwise made, by their nodes: the planner binds each to
+  // region_version() with its program (core/exec/elementwise_region.h).
+  // (The program travels as the node's prepared state.)
+  std::map<const ir::Node*, std::shared_ptr<const KernelState>> elementwise_regions{};
 
   void problem(const std::string& rule, const std::string& location, const std::string& message);
 };

@@ -19,6 +19,7 @@
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/passes/fuse_dequantized.h"
+#include "core/exec/passes/fuse_elementwise.h"
 #include "core/exec/passes/fuse_epilogue.h"
 #include "core/exec/passes/fuse_input_transform.h"
 #include "core/exec/passes/fuse_residual.h"
@@ -157,7 +158,7 @@ std::vector<std::string> executor_pass_names() {
           exec_detail::WidenFloat16::kName,     exec_detail::FuseChannelAffine::kName,
           exec_detail::FuseScaledOutput::kName, exec_detail::FuseResidual::kName,
           exec_detail::FuseEpilogue::kName,     exec_detail::FuseInputTransform::kName,
-          exec_detail::kAssembleConcatName};
+          exec_detail::FuseElementwise::kName,  exec_detail::kAssembleConcatName};
 }
 
 namespace {
@@ -183,6 +184,8 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   // After epilogues: a BatchNormalization carries its Relu by then, and both go into the Conv
   // reading them.
   pipeline.add(std::make_unique<exec_detail::FuseInputTransform>(ctx));
+  // Last: the fusions into Conv and MatMul kernels take their activations first.
+  pipeline.add(std::make_unique<exec_detail::FuseElementwise>(ctx));
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
     pipeline.set_enabled(exec_detail::WidenFloat16::kName, false);
@@ -191,6 +194,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
     pipeline.set_enabled(exec_detail::FuseResidual::kName, false);
     pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);
     pipeline.set_enabled(exec_detail::FuseInputTransform::kName, false);
+    pipeline.set_enabled(exec_detail::FuseElementwise::kName, false);
   }
   for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
   return pipeline;

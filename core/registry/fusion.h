@@ -42,6 +42,14 @@
 // attributes of its own (kInputScaleAttribute..., read back with input_transform_of), reads x,
 // and P disappears. The transform is P's own float arithmetic: the results keep their bits.
 //
+// Element-wise regions: a node whose output 0 is, element by element, a float32 function of some
+// of its inputs (its operands, broadcast as numpy does) gives that function as a step
+// (ElementwiseStep): one call computes n results from n values of each operand. The executor
+// then runs a connected set of such nodes whose outputs have one shape as one node that makes
+// each block of the output, through every step, while the block is in cache, instead of one
+// pass over memory per node (fuse-elementwise). Each step is the node's own float arithmetic,
+// so the results keep their bits. Nodes that give an epilogue (above) are steps too.
+//
 // Widened narrow floats: nodes whose operators compute the same arithmetic in every float type
 // (Trait::float_generic) compute their float16 and bfloat16 values in float32 instead; a node
 // that converts its input element by element (its `conversion` hook gives the type: Cast)
@@ -175,6 +183,19 @@ inline constexpr const char* kInputActivationAttribute = "onnxtool.input_activat
 inline constexpr const char* kInputActivationParamsAttribute = "onnxtool.input_activation_params";
 // The transform a fusion gave this node (none when it has none, or a malformed one).
 InputTransform input_transform_of(const AttrView& attrs);
+
+// One node's arithmetic as a step of an element-wise region (see above).
+struct ElementwiseStep {
+  // out[i] = f(operands[0][i], ..., operands[k-1][i]) for i in [0, n), the same arithmetic as
+  // the node's float32 kernel; params are the node's own (decoded once, by the hook). out
+  // never overlaps an operand.
+  using Fn = void (*)(const float* const* operands, float* out, int64_t n, const float* params);
+  Fn fn = nullptr;
+  // Which of the node's inputs the step reads, in the order fn takes them. Inputs not listed
+  // must be constants whose values the hook read into params (the region does not read them).
+  std::vector<std::size_t> operands;
+  std::vector<float> params;
+};
 
 // Each of the passes' attributes lives under kExecutorAttributePrefix (run's unknown-attribute
 // warning skips them by it).

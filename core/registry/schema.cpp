@@ -445,6 +445,11 @@ VersionRange& VersionRange::make_conversion(const MakeConversionFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::elementwise_step(const ElementwiseStepFn& f) {
+  for (auto* v : versions_) v->elementwise_step = f;
+  return *this;
+}
+
 VersionRange& VersionRange::multiplies(const MultipliesFn& f) {
   for (auto* v : versions_) v->multiplies = f;
   return *this;

@@ -185,6 +185,8 @@ using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
 struct InputTransform;
 using TransformsInputFn = std::function<bool(const FusionNode&, InputTransform&)>;
 using TakesInputTransformFn = std::function<bool(const FusionNode&, const InputTransform&)>;
+struct ElementwiseStep;
+using ElementwiseStepFn = std::function<bool(const FusionNode&, ElementwiseStep&)>;
 using TakesDequantizedFn =
     std::function<bool(const FusionNode&, const DequantizedOperand&, const DequantizedOperand&)>;
 
@@ -301,6 +303,9 @@ struct OpVersion {
   TransformsInputFn transforms_input;
   TakesInputTransformFn takes_input_transform;
 
+  // elementwise_step: the node's output 0 is a float32 function of some of its inputs, element
+  // by element with numpy broadcasting (gives it as a step of an element-wise region).
+  ElementwiseStepFn elementwise_step;
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
   FlopsFn flops;  // info --cost, where macs is not given (default: one per output element)
@@ -399,6 +404,7 @@ class VersionRange {
   VersionRange& takes_scaled_output(const TakesScaledOutputFn& f);
   VersionRange& transforms_input(const TransformsInputFn& f);
   VersionRange& takes_input_transform(const TakesInputTransformFn& f);
+  VersionRange& elementwise_step(const ElementwiseStepFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

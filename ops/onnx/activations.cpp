@@ -187,15 +187,33 @@ auto gelu = [](const AttrView& a) {
   };
 };
 
+template <class C>
+C hard_sigmoid_value(C x, float alpha, float beta) {
+  const C y = static_cast<C>(alpha) * x + static_cast<C>(beta);
+  return y < C{0} ? C{0} : (y > C{1} ? C{1} : y);
+}
+
 auto hard_sigmoid = [](const AttrView& a) {
   const float alpha = a.get_float("alpha", 0.2f);
   const float beta = a.get_float("beta", 0.5f);
-  return [alpha, beta](auto x) {
-    using C = decltype(x);
-    const C y = static_cast<C>(alpha) * x + static_cast<C>(beta);
-    return y < C{0} ? C{0} : (y > C{1} ? C{1} : y);
-  };
+  return [alpha, beta](auto x) { return hard_sigmoid_value(x, alpha, beta); };
 };
+
+// HardSigmoid's step: params alpha, beta.
+void hard_sigmoid_step(const float* const* in, float* out, int64_t n, const float* params) {
+  const float* x = in[0];
+  for (int64_t i = 0; i < n; ++i) out[i] = hard_sigmoid_value(x[i], params[0], params[1]);
+}
+
+bool hard_sigmoid_step_hook(const FusionNode& n, ElementwiseStep& s) {
+  s.fn = hard_sigmoid_step;
+  s.operands = {0};
+  s.params = {n.attrs.get_float("alpha", 0.2f), n.attrs.get_float("beta", 0.5f)};
+  return true;
+}
+
+auto sigmoid_fn = [](auto x) { return sigmoid(x); };
+auto softplus_fn = [](auto x) { return softplus(x); };
 
 // x * max(0, min(1, x / 6 + 0.5))
 auto hard_swish_fn = [](auto x) {
@@ -764,7 +782,8 @@ void define_Sigmoid(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_activation(op, float_fn([](auto x) { return sigmoid(x); }));
+  define_activation(op, float_fn(sigmoid_fn));
+  op.all().elementwise_step(ew::unary_step_hook<decltype(sigmoid_fn)>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -817,6 +836,7 @@ void define_HardSigmoid(OpDef& op) {
   // clang-format on
   op.at(22).function(kHardSigmoidBody, 18);
   define_activation(op, float_with(hard_sigmoid, ew::kCheapGrain));
+  op.all().elementwise_step(hard_sigmoid_step_hook);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -848,6 +868,7 @@ void define_HardSwish(OpDef& op) {
   // clang-format on
   op.at(22).function(kHardSwishBody, 22);
   define_activation(op, float_fn(hard_swish_fn, ew::kCheapGrain));
+  op.all().elementwise_step(ew::unary_step_hook<decltype(hard_swish_fn)>);
 }
 
 // x * tanh(softplus(x))
@@ -912,7 +933,8 @@ void define_Softplus(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.at(22).function(kSoftplusBody, 18);
-  define_activation(op, float_fn([](auto x) { return softplus(x); }));
+  define_activation(op, float_fn(softplus_fn));
+  op.all().elementwise_step(ew::unary_step_hook<decltype(softplus_fn)>);
 }
 
 // x / (1 + |x|)

@@ -69,6 +69,7 @@ void define_arith(OpDef& op, F f, InferFn numpy_infer) {
   const KernelFn numpy = ew::binary_kernel<L>(f, Bcast::numpy);
   op.from(1, 6).infer(ew::infer_binary(Bcast::legacy)).kernel(legacy);
   op.from(7).infer(numpy_infer).kernel(numpy);
+  op.from(7).elementwise_step(ew::binary_step_hook<F>);
   op.all().trait(Trait::elementwise).trait(Trait::float_generic);
   op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
 }
@@ -202,6 +203,28 @@ void run_pow(KernelContext& ctx, const Tensor& x, const Tensor& y, Bcast mode) {
     }
   }
   ew::binary_loop(ctx, p, xs, ew::cdata<Y>(y), zs, pow_value<X, Y>, ew::kCostlyGrain);
+}
+
+// Pow's step, for a constant float32 scalar exponent (params[0]): x*x for 2, as the kernel
+// computes it, else the float pow the kernel calls. An exponent of another type, or one that is
+// not a constant, is left to the kernel (its arithmetic then depends on the run).
+void pow_step(const float* const* in, float* out, int64_t n, const float* params) {
+  const float* x = in[0];
+  const float y = params[0];
+  if (y == 2.0f) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] * x[i];
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = pow_value<float, float>(x[i], y);
+}
+
+bool pow_step_hook(const FusionNode& n, ElementwiseStep& s) {
+  const Tensor* y = n.constants.size() == 2 ? n.constants[1] : nullptr;
+  if (!y || y->dtype() != DataType::float32 || y->numel() != 1) return false;
+  s.fn = pow_step;
+  s.operands = {0};
+  s.params = {y->data<float>()[0]};
+  return true;
 }
 
 KernelFn pow_kernel(Bcast mode) {
@@ -501,6 +524,7 @@ void define_Pow(OpDef& op) {
   // clang-format on
   op.from(1, 6).infer(infer_pow).kernel(pow_kernel(Bcast::legacy));
   op.from(7).infer(infer_pow).kernel(pow_kernel(Bcast::numpy));
+  op.from(7).elementwise_step(pow_step_hook);
   op.at(7).upgrade(ew::legacy_to_numpy_broadcast).downgrade(ew::numpy_to_legacy_broadcast);
 }
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/kernels/half.h"
+#include "core/registry/fusion.h"
 #include "core/types/float_formats.h"
 #include "ops/op.h"
 
@@ -510,6 +511,49 @@ KernelFn variadic_kernel(F f, Bcast mode, Finish finish) {
       run_variadic<T>(ctx, ins, lift_binary<T>(f), mode, finish);
     });
   };
+}
+
+// ---- steps of element-wise regions (core/registry/fusion.h) ---------------------------------
+// F is the captureless lambda type the node's kernel applies to float32 elements, so a step and
+// the kernel share one per-element function and give the same bits. The steps are also built
+// for AVX2 (chosen at load when the CPU has it): twice the lanes for the plain arithmetic, the
+// same IEEE results (no FMA is enabled, so no product and sum contract into one rounding).
+
+template <class F>
+__attribute__((target_clones("avx2", "default"))) void unary_step(const float* const* in,
+                                                                  float* out, int64_t n,
+                                                                  const float*) {
+  const F f{};
+  const float* x = in[0];
+  for (int64_t i = 0; i < n; ++i) out[i] = f(x[i]);
+}
+
+template <class F>
+__attribute__((target_clones("avx2", "default"))) void binary_step(const float* const* in,
+                                                                   float* out, int64_t n,
+                                                                   const float*) {
+  const F f{};
+  const float* a = in[0];
+  const float* b = in[1];
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+// The hook of a node whose step is Step on the listed inputs, with no parameters.
+template <ElementwiseStep::Fn Step, std::size_t... Operands>
+bool step_on(const FusionNode&, ElementwiseStep& s) {
+  s.fn = Step;
+  s.operands = {Operands...};
+  return true;
+}
+
+// y = f(x) on input 0, and y = f(a, b) on inputs 0 and 1.
+template <class F>
+bool unary_step_hook(const FusionNode& n, ElementwiseStep& s) {
+  return step_on<&unary_step<F>, 0>(n, s);
+}
+template <class F>
+bool binary_step_hook(const FusionNode& n, ElementwiseStep& s) {
+  return step_on<&binary_step<F>, 0, 1>(n, s);
 }
 
 // ---- inference -------------------------------------------------------------------------------

@@ -35,6 +35,18 @@ KernelFn float_fn(F f, int64_t grain = ew::kCheapGrain) {
   return ew::unary_kernel<FloatTypes>(f, grain);
 }
 
+// A float-only unary operator: f is its kernel's function, and its step in element-wise regions.
+template <class F>
+void define_float_unary(OpDef& op, F f, int64_t grain = ew::kCheapGrain) {
+  define_unary(op, float_fn(f, grain));
+  op.all().elementwise_step(ew::unary_step_hook<F>);
+}
+
+// Erf's step: the vector erf its float32 kernel uses.
+void erf_step(const float* const* in, float* out, int64_t n, const float*) {
+  kernels::erf_f32(in[0], out, n);
+}
+
 // Output: bool of the input's shape.
 void infer_predicate(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, static_cast<int32_t>(DataType::boolean));
@@ -92,6 +104,7 @@ void define_Abs(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, ew::unary_kernel<ew::NumericTypes>(abs_fn));
+  op.all().elementwise_step(ew::unary_step_hook<decltype(abs_fn)>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -116,6 +129,7 @@ void define_Neg(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   define_unary(op, ew::unary_kernel<ew::SignedNumericTypes>(neg_fn));
+  op.all().elementwise_step(ew::unary_step_hook<decltype(neg_fn)>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -137,7 +151,7 @@ void define_Reciprocal(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return decltype(x){1} / x; }));
+  define_float_unary(op, [](auto x) { return decltype(x){1} / x; });
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -159,7 +173,7 @@ void define_Sqrt(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::sqrt(x); }));
+  define_float_unary(op, [](auto x) { return std::sqrt(x); });
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -181,7 +195,8 @@ void define_Exp(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::exp(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::exp(x); }, kCostlyGrain);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -203,7 +218,8 @@ void define_Log(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::log(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::log(x); }, kCostlyGrain);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -225,7 +241,7 @@ void define_Floor(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::floor(x); }));
+  define_float_unary(op, [](auto x) { return std::floor(x); });
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -247,7 +263,7 @@ void define_Ceil(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::ceil(x); }));
+  define_float_unary(op, [](auto x) { return std::ceil(x); });
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -265,7 +281,7 @@ void define_Round(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::nearbyint(x); }));
+  define_float_unary(op, [](auto x) { return std::nearbyint(x); });
 }
 
 void define_Sign(OpDef& op) {
@@ -315,6 +331,7 @@ void define_Erf(OpDef& op) {
       kernels::erf_f32(src + lo, dst + lo, hi - lo);
     });
   });
+  op.all().elementwise_step(ew::step_on<&erf_step, 0>);
 }
 
 void define_Sin(OpDef& op) {
@@ -330,7 +347,8 @@ void define_Sin(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::sin(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::sin(x); }, kCostlyGrain);
 }
 
 void define_Cos(OpDef& op) {
@@ -346,7 +364,8 @@ void define_Cos(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::cos(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::cos(x); }, kCostlyGrain);
 }
 
 void define_Tan(OpDef& op) {
@@ -362,7 +381,8 @@ void define_Tan(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::tan(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::tan(x); }, kCostlyGrain);
 }
 
 void define_Asin(OpDef& op) {
@@ -378,7 +398,8 @@ void define_Asin(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::asin(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::asin(x); }, kCostlyGrain);
 }
 
 void define_Acos(OpDef& op) {
@@ -394,7 +415,8 @@ void define_Acos(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::acos(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::acos(x); }, kCostlyGrain);
 }
 
 void define_Atan(OpDef& op) {
@@ -410,7 +432,8 @@ void define_Atan(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::atan(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::atan(x); }, kCostlyGrain);
 }
 
 void define_Sinh(OpDef& op) {
@@ -426,7 +449,8 @@ void define_Sinh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::sinh(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::sinh(x); }, kCostlyGrain);
 }
 
 void define_Cosh(OpDef& op) {
@@ -442,7 +466,8 @@ void define_Cosh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::cosh(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::cosh(x); }, kCostlyGrain);
 }
 
 void define_Tanh(OpDef& op) {
@@ -463,7 +488,8 @@ void define_Tanh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::tanh(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::tanh(x); }, kCostlyGrain);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -480,7 +506,8 @@ void define_Asinh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::asinh(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::asinh(x); }, kCostlyGrain);
 }
 
 void define_Acosh(OpDef& op) {
@@ -496,7 +523,8 @@ void define_Acosh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::acosh(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::acosh(x); }, kCostlyGrain);
 }
 
 void define_Atanh(OpDef& op) {
@@ -512,7 +540,8 @@ void define_Atanh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_unary(op, float_fn([](auto x) { return std::atanh(x); }, kCostlyGrain));
+  define_float_unary(
+      op, [](auto x) { return std::atanh(x); }, kCostlyGrain);
 }
 
 void define_IsNaN(OpDef& op) {

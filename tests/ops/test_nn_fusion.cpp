@@ -291,9 +291,10 @@ g (float[1,8,5,5] x) => (float[1,8,5,5] y) {
   r = Relu (c)
   y = Add (r, c)
 })";
+    // (Without element-wise regions, which would run Relu and Add as one node.)
     const Runs r =
         run_both(model_of(text, {{"w", random_tensor(DataType::float32, {8, 8, 1, 1}, 4)}}),
-                 random_tensor(DataType::float32, {1, 8, 5, 5}, 5));
+                 random_tensor(DataType::float32, {1, 8, 5, 5}, 5), 2, {"fuse-elementwise"});
     CHECK(r.fused_nodes == 3);
     CHECK(values(r.fused[0].tensor()) == values(r.unfused[0].tensor()));
   }
@@ -747,9 +748,10 @@ TEST_CASE("no bias fusion for a MatMul's scale, a shift along its rows, a B that
     const Model m = model_of(c.text, k);
     const auto x = random_tensor(DataType::float32, {37, 64}, 63);
     const auto r = random_tensor(DataType::float32, {37, 40}, 64);
-    // Without folding, so that the B made from w stays a value the run computes.
-    const FusedRuns runs =
-        run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}}, {"fold-constants"});
+    // Without folding, so that the B made from w stays a value the run computes; without
+    // element-wise regions, which would run the refused steps and the Add after them as one.
+    const FusedRuns runs = run_fused_and_plain(m, {{"x", Value(x)}, {"r", Value(r)}},
+                                               {"fold-constants", "fuse-elementwise"});
     CHECK(runs.fused_nodes == c.fused_nodes);
     CHECK(values(runs.fused[0].tensor()) == values(runs.unfused[0].tensor()));
   }
