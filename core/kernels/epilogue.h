@@ -6,8 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace onnxtool::kernels {
+
+struct Epilogue;
+// The kinds that are not plain clamps (Epilogue::in_registers()) on float32 values, in place
+// (vmath.cpp): what Epilogue::apply calls for them, and what the kernels that apply clamps in
+// their registers call on a finished block of output for the others.
+void apply_activation_f32(float* p, int64_t n, const Epilogue& e);
 
 struct Epilogue {
   enum class Kind : int64_t {
@@ -17,11 +24,23 @@ struct Epilogue {
     clamp = 1,
     // y = x < 0 ? alpha * x : x
     leaky = 2,
+    // y = 1 / (1 + e^-x), as kernels::sigmoid_f32 computes it (Sigmoid's float32 kernel).
+    sigmoid = 3,
+    // y = alpha * x + lo (HardSigmoid's beta), then 0 below 0 and 1 above 1.
+    hard_sigmoid = 4,
+    // y = x * (t < 0 ? 0 : t > 1 ? 1 : t) with t = x / 6 + 0.5 (HardSwish).
+    hard_swish = 5,
+    // y = x * s with s the sigmoid above (Swish / SiLU written as Sigmoid and Mul).
+    swish = 6,
   };
   Kind kind = Kind::none;
   float lo = 0, hi = 0, alpha = 0;
 
   explicit operator bool() const { return kind != Kind::none; }
+  // Whether it is a clamp or a leaky slope, which the product and convolution kernels apply to
+  // their registers; the other kinds (float32 only) go through apply_activation_f32 on a
+  // finished block.
+  bool in_registers() const { return kind <= Kind::leaky; }
 
   // The activation alone, on p[0 .. n).
   template <class F>
@@ -41,6 +60,9 @@ struct Epilogue {
         return;
       }
       case Kind::none:
+        return;
+      default:
+        if constexpr (std::is_same_v<F, float>) apply_activation_f32(p, n, *this);
         return;
     }
   }

@@ -270,11 +270,25 @@ template class PackedA<float>;
 template class PackedA<double>;
 
 #if defined(ONNXTOOL_X86_KERNELS)
+void finish_activation_row(float* row, int64_t n, const void* activation) {
+  apply_activation_f32(row, n, *static_cast<const Epilogue*>(activation));
+}
+
 template <class Args, class F>
 void set_epilogue(const Args& g, detail::Call<F>& c) {
   c.row_bias = g.row_bias;
   c.residual = g.residual;
   c.ldr = g.ldr;
+  if (!g.activation.in_registers()) {
+    if constexpr (!std::is_same_v<F, float>)
+      throw std::invalid_argument("gemm_packed: that activation is float32 only");
+    else {
+      c.finish_row = finish_activation_row;
+      c.finish_ctx = &g.activation;
+      if (g.beta != F(0)) throw std::invalid_argument("gemm_packed: an epilogue needs beta 0");
+    }
+    return;
+  }
   c.act = static_cast<int>(g.activation.kind);
   c.act_lo = static_cast<F>(g.activation.lo);
   c.act_hi = static_cast<F>(g.activation.hi);

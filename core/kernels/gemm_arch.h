@@ -61,6 +61,11 @@ struct Call {
   int act = 0;
   F act_lo = 0, act_hi = 0, act_alpha = 0;
   bool has_epilogue() const { return row_bias || residual || act != 0; }
+  // Called on each row of a finished tile after it is stored (n of its elements), with
+  // finish_ctx: the activations the registers do not apply (core/kernels/epilogue.h), in code
+  // compiled for no particular ISA. Null: none.
+  void (*finish_row)(F* row, int64_t n, const void* ctx) = nullptr;
+  const void* finish_ctx = nullptr;
   // A transform of B's elements as they are packed (B not transposed, nor packed beforehand):
   // row p's b becomes b_scale[p] * b + b_shift[p] (a product, then a sum, each rounded), then
   // the activation b_act with b_lo, b_hi, b_alpha (the kinds of act). Null b_scale: none.

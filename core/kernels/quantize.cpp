@@ -67,14 +67,19 @@ void dequantize_sums(void* p, int64_t n, float scale, bool has_bias, float bias,
   f.has_bias = has_bias;
   f.bias = bias;
   f.residual = residual;
-  f.act_kind = static_cast<int>(act.kind);
+  // The kinds the loops do not apply go over the floats after them (still in cache).
+  const bool in_loop = act.in_registers();
+  f.act_kind = in_loop ? static_cast<int>(act.kind) : 0;
   f.lo = act.lo;
   f.hi = act.hi;
   f.alpha = act.alpha;
 #if defined(ONNXTOOL_X86_KERNELS)
-  if (avx2_element_kernels()) return detail::dequantize_sums_avx2(p, n, f);
+  if (avx2_element_kernels())
+    detail::dequantize_sums_avx2(p, n, f);
+  else
 #endif
-  detail::dequantize_sums_scalar(p, n, f);
+    detail::dequantize_sums_scalar(p, n, f);
+  if (!in_loop) apply_activation_f32(static_cast<float*>(p), n, act);
 }
 
 }  // namespace onnxtool::kernels

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/kernels/vmath.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -55,6 +56,13 @@ float erf1(float x) {
   return std::isnan(x) ? x : y;
 }
 
+// One lane of sigmoid_avx2, operation for operation.
+float sigmoid1(float x) {
+  const float e = exp1(-std::fabs(x));
+  const float d = 1.0f + e;
+  return x >= 0.0f ? 1.0f / d : e / d;
+}
+
 // The reductions of vmath.h over the 8 lanes.
 float max_of_lanes(const float* l) {
   float m = l[0];
@@ -94,6 +102,14 @@ void erf_f32(const float* x, float* y, int64_t n) {
   for (; i < n; ++i) y[i] = erf1(x[i]);
 }
 
+void sigmoid_f32(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = sigmoid_avx2(x, y, n);
+#endif
+  for (; i < n; ++i) y[i] = sigmoid1(x[i]);
+}
+
 float max_f32(const float* x, int64_t n) {
   float lanes[8];
   for (float& l : lanes) l = -std::numeric_limits<float>::infinity();
@@ -129,12 +145,52 @@ void scale_f32(float* x, int64_t n, float s) {
 void affine_f32(const float* x, float a, float b, float* y, int64_t n, const Epilogue& activation) {
   int64_t i = 0;
 #if defined(ONNXTOOL_X86_KERNELS)
+  // The vector code clamps in its registers; it leaves the other kinds to the end.
+  const Epilogue in_vector = activation.in_registers() ? activation : Epilogue{};
   if (vector_code())
-    i = affine_avx2(x, a, b, y, n, static_cast<int>(activation.kind), activation.lo, activation.hi,
-                    activation.alpha);
+    i = affine_avx2(x, a, b, y, n, static_cast<int>(in_vector.kind), in_vector.lo, in_vector.hi,
+                    in_vector.alpha);
+  if (!activation.in_registers()) {
+    for (int64_t j = i; j < n; ++j) y[j] = a * x[j] + b;
+    activation.apply(y, n);
+    return;
+  }
 #endif
   for (int64_t j = i; j < n; ++j) y[j] = a * x[j] + b;
   activation.apply(y + i, n - i);
+}
+
+void apply_activation_f32(float* p, int64_t n, const Epilogue& e) {
+  switch (e.kind) {
+    case Epilogue::Kind::sigmoid:
+      return sigmoid_f32(p, p, n);
+    case Epilogue::Kind::hard_sigmoid:
+      for (int64_t i = 0; i < n; ++i) {
+        const float y = e.alpha * p[i] + e.lo;
+        p[i] = y < 0.0f ? 0.0f : (y > 1.0f ? 1.0f : y);
+      }
+      return;
+    case Epilogue::Kind::hard_swish:
+      for (int64_t i = 0; i < n; ++i) {
+        const float t = p[i] / 6.0f + 0.5f;
+        p[i] = p[i] * (t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t));
+      }
+      return;
+    case Epilogue::Kind::swish: {
+      // The sigmoids a block at a time, then the products (the Mul after the Sigmoid).
+      constexpr int64_t kBlock = 256;
+      float s[kBlock];
+      for (int64_t i = 0; i < n; i += kBlock) {
+        const int64_t len = std::min(kBlock, n - i);
+        sigmoid_f32(p + i, s, len);
+        for (int64_t j = 0; j < len; ++j) p[i + j] = p[i + j] * s[j];
+      }
+      return;
+    }
+    default:
+      if (e.in_registers()) e.apply(p, n);
+      return;
+  }
 }
 
 }  // namespace onnxtool::kernels

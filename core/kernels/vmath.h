@@ -22,6 +22,10 @@ void exp_f32(const float* x, float* y, int64_t n);
 // 4 ulp of the true value. NaN stays NaN. y may be x.
 void erf_f32(const float* x, float* y, int64_t n);
 
+// y[i] = 1 / (1 + e^-x[i]), as e = e^-|x| (exp_f32's arithmetic), then 1 / (1 + e) for x >= 0
+// and e / (1 + e) below (so that nothing overflows). NaN stays NaN. y may be x.
+void sigmoid_f32(const float* x, float* y, int64_t n);
+
 // The greatest element (NaNs passed over); -inf when there is none.
 float max_f32(const float* x, int64_t n);
 

@@ -29,6 +29,7 @@ inline constexpr float kErfLarge[9] = {-0.00710721128f, 0.0168464519f, 0.0486970
 inline constexpr float kErfSplit = 1.0f, kErfOne = 4.0f;
 
 int64_t exp_avx2(const float* x, float* y, int64_t n);
+int64_t sigmoid_avx2(const float* x, float* y, int64_t n);
 int64_t erf_avx2(const float* x, float* y, int64_t n);
 // The 8 lanes' maxima of whole vectors into lanes[8] (seeded with -inf by the caller).
 int64_t max_lanes_avx2(const float* x, int64_t n, float* lanes);

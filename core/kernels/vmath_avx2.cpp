@@ -60,6 +60,20 @@ int64_t erf_avx2(const float* x, float* y, int64_t n) {
   return done;
 }
 
+int64_t sigmoid_avx2(const float* x, float* y, int64_t n) {
+  const int64_t done = n / 8 * 8;
+  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+  for (int64_t i = 0; i < done; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    const __m256 e = exp8(_mm256_or_ps(v, sign));  // e^-|x|
+    const __m256 d = _mm256_add_ps(one, e);
+    const __m256 r = _mm256_blendv_ps(_mm256_div_ps(e, d), _mm256_div_ps(one, d),
+                                      _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GE_OQ));
+    _mm256_storeu_ps(y + i, r);
+  }
+  return done;
+}
+
 int64_t exp_avx2(const float* x, float* y, int64_t n) {
   const int64_t done = n / 8 * 8;
   for (int64_t i = 0; i < done; i += 8) _mm256_storeu_ps(y + i, exp8(_mm256_loadu_ps(x + i)));

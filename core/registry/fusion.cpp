@@ -9,16 +9,18 @@ namespace onnxtool {
 
 namespace {
 
-// An epilogue from its kind and params attributes (none when absent or malformed).
+// An epilogue from its kind and params attributes (none when absent or malformed, or, with
+// `clamps_only`, of a kind the kernels do not apply in their registers).
 kernels::Epilogue activation_from(const AttrView& attrs, const char* kind_attribute,
-                                  const char* params_attribute) {
+                                  const char* params_attribute, bool clamps_only) {
   kernels::Epilogue e;
   if (!attrs.has(kind_attribute)) return e;
   const int64_t kind = attrs.get_int(kind_attribute, 0);
   const std::vector<float> params = attrs.get_floats(params_attribute, {});
   if (params.size() != 3) return e;
-  if (kind != static_cast<int64_t>(kernels::Epilogue::Kind::clamp) &&
-      kind != static_cast<int64_t>(kernels::Epilogue::Kind::leaky))
+  const auto last = clamps_only ? kernels::Epilogue::Kind::leaky : kernels::Epilogue::Kind::swish;
+  if (kind < static_cast<int64_t>(kernels::Epilogue::Kind::clamp) ||
+      kind > static_cast<int64_t>(last))
     return e;
   e.kind = static_cast<kernels::Epilogue::Kind>(kind);
   e.lo = params[0];
@@ -30,7 +32,7 @@ kernels::Epilogue activation_from(const AttrView& attrs, const char* kind_attrib
 }  // namespace
 
 kernels::Epilogue epilogue_of(const AttrView& attrs) {
-  return activation_from(attrs, kEpilogueKindAttribute, kEpilogueParamsAttribute);
+  return activation_from(attrs, kEpilogueKindAttribute, kEpilogueParamsAttribute, false);
 }
 
 InputTransform input_transform_of(const AttrView& attrs) {
@@ -41,7 +43,8 @@ InputTransform input_transform_of(const AttrView& attrs) {
   if (scale.empty() || scale.size() != shift.size()) return t;
   t.scale = std::move(scale);
   t.shift = std::move(shift);
-  t.activation = activation_from(attrs, kInputActivationAttribute, kInputActivationParamsAttribute);
+  t.activation =
+      activation_from(attrs, kInputActivationAttribute, kInputActivationParamsAttribute, true);
   return t;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
+#include "core/kernels/vmath.h"
 #include "core/registry/fusion.h"
 #include "core/types/float_formats.h"
 #include "onnx.pb.h"
@@ -213,6 +214,23 @@ bool hard_sigmoid_step_hook(const FusionNode& n, ElementwiseStep& s) {
 }
 
 auto sigmoid_fn = [](auto x) { return sigmoid(x); };
+
+bool sigmoid_epilogue(const FusionNode&, Epilogue& e) {
+  e.kind = Epilogue::Kind::sigmoid;
+  return true;
+}
+
+bool hard_sigmoid_epilogue(const FusionNode& n, Epilogue& e) {
+  e.kind = Epilogue::Kind::hard_sigmoid;
+  e.alpha = n.attrs.get_float("alpha", 0.2f);
+  e.lo = n.attrs.get_float("beta", 0.5f);
+  return true;
+}
+
+bool hard_swish_epilogue(const FusionNode&, Epilogue& e) {
+  e.kind = Epilogue::Kind::hard_swish;
+  return true;
+}
 auto softplus_fn = [](auto x) { return softplus(x); };
 
 // x * max(0, min(1, x / 6 + 0.5))
@@ -782,8 +800,13 @@ void define_Sigmoid(OpDef& op) {
       .constraint("T", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(bfloat16)"});
   // END SIGNATURES
   // clang-format on
-  define_activation(op, float_fn(sigmoid_fn));
-  op.all().elementwise_step(ew::unary_step_hook<decltype(sigmoid_fn)>);
+  // float32 on the vector sigmoid (core/kernels/vmath.h), which an element-wise region and a
+  // producer applying it as an epilogue use too: the same bits either way.
+  define_activation(
+      op, ew::vector_f32_kernel(kernels::sigmoid_f32, float_fn(sigmoid_fn), ew::kCostlyGrain));
+  op.all()
+      .elementwise_step(ew::step_on<&ew::vector_step<kernels::sigmoid_f32>, 0>)
+      .epilogue(sigmoid_epilogue);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -836,7 +859,7 @@ void define_HardSigmoid(OpDef& op) {
   // clang-format on
   op.at(22).function(kHardSigmoidBody, 18);
   define_activation(op, float_with(hard_sigmoid, ew::kCheapGrain));
-  op.all().elementwise_step(hard_sigmoid_step_hook);
+  op.all().elementwise_step(hard_sigmoid_step_hook).epilogue(hard_sigmoid_epilogue);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
@@ -868,7 +891,9 @@ void define_HardSwish(OpDef& op) {
   // clang-format on
   op.at(22).function(kHardSwishBody, 22);
   define_activation(op, float_fn(hard_swish_fn, ew::kCheapGrain));
-  op.all().elementwise_step(ew::unary_step_hook<decltype(hard_swish_fn)>);
+  op.all()
+      .elementwise_step(ew::unary_step_hook<decltype(hard_swish_fn)>)
+      .epilogue(hard_swish_epilogue);
 }
 
 // x * tanh(softplus(x))

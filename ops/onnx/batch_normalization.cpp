@@ -228,7 +228,8 @@ bool batch_norm_transforms_input(const FusionNode& n, InputTransform& out) {
   out.scale.assign(affine.scale.begin(), affine.scale.end());  // each rounded to float
   out.shift.assign(affine.shift.begin(), affine.shift.end());
   out.activation = epilogue_of(n.attrs);
-  return true;
+  // A reader packing its input applies clamps only (kernels::Epilogue::in_registers).
+  return out.activation.in_registers();
 }
 
 // Epilogues (Relu...) on a float output in inference mode, applied to each plane as it is made.

@@ -179,9 +179,10 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
           block.y_stride = oh * ow;
           const float* residual =
               ops.residual ? ops.residual + (n * g.out_channels + c0) * oh * ow : nullptr;
+          const bool after = residual || !ops.epilogue.in_registers();
           kernels::depthwise_channels(p, block, scratch.data(),
-                                      residual ? kernels::Epilogue{} : ops.epilogue);
-          if (residual) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
+                                      after ? kernels::Epilogue{} : ops.epilogue);
+          if (after) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
         }
       });
       return;
@@ -202,11 +203,13 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
           block.bias = b ? b + m : nullptr;
           block.y = y + first * oh * ow;
           block.y_stride = oh * ow;
-          // The activation goes with the sums' copy-out, unless a residual must come first.
+          // The activation goes with the sums' copy-out, unless a residual must come first (or
+          // the kernel applies clamps only).
           const float* residual = ops.residual ? ops.residual + first * oh * ow : nullptr;
+          const bool after = residual || !ops.epilogue.in_registers();
           kernels::depthwise_planes(p, block, scratch.data(),
-                                    residual ? kernels::Epilogue{} : ops.epilogue);
-          if (residual) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
+                                    after ? kernels::Epilogue{} : ops.epilogue);
+          if (after) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
           first = last;
         }
       });
@@ -218,12 +221,14 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
       for (int64_t plane = lo; plane < hi; ++plane) {
         const int64_t n = plane / g.out_channels, m = plane % g.out_channels;
         float* dst = y + plane * oh * ow;
-        // The activation goes with the sums' copy-out, unless a residual must come first.
+        // The activation goes with the sums' copy-out, unless a residual must come first (or
+        // the kernel applies clamps only).
         const float* residual = ops.residual ? ops.residual + plane * oh * ow : nullptr;
+        const bool after = residual || !ops.epilogue.in_registers();
         kernels::depthwise_plane(p, x + (n * g.in_channels + m / mg) * ih * iw, w + m * kh * kw,
                                  b ? b[m] : 0.0f, dst, scratch.data(),
-                                 residual ? kernels::Epilogue{} : ops.epilogue);
-        if (residual) ops.epilogue.apply(dst, oh * ow, residual);
+                                 after ? kernels::Epilogue{} : ops.epilogue);
+        if (after) ops.epilogue.apply(dst, oh * ow, residual);
       }
     });
     return;

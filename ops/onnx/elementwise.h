@@ -513,6 +513,22 @@ KernelFn variadic_kernel(F f, Bcast mode, Finish finish) {
   };
 }
 
+// A unary kernel whose float32 path is a vector function over whole arrays (core/kernels/
+// vmath.h: position-independent, so any split gives the same bits) and whose other types go
+// through `others`.
+using VectorF32 = void (*)(const float* x, float* y, int64_t n);
+inline KernelFn vector_f32_kernel(VectorF32 f32, KernelFn others, int64_t grain) {
+  return [f32, others, grain](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != DataType::float32) return others(ctx);
+    Tensor& y = ctx.output_uninitialized(0, DataType::float32, x.shape());
+    const float* src = x.data<float>();
+    float* dst = y.mutable_data<float>();
+    ctx.parallel_for(x.numel(), grain,
+                     [&](int64_t lo, int64_t hi) { f32(src + lo, dst + lo, hi - lo); });
+  };
+}
+
 // ---- steps of element-wise regions (core/registry/fusion.h) ---------------------------------
 // F is the captureless lambda type the node's kernel applies to float32 elements, so a step and
 // the kernel share one per-element function and give the same bits. The steps are also built
@@ -536,6 +552,12 @@ __attribute__((target_clones("avx2", "default"))) void binary_step(const float* 
   const float* a = in[0];
   const float* b = in[1];
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+// The step of such a kernel: the same vector function on the block.
+template <VectorF32 F>
+void vector_step(const float* const* in, float* out, int64_t n, const float*) {
+  F(in[0], out, n);
 }
 
 // The hook of a node whose step is Step on the listed inputs, with no parameters.

@@ -42,11 +42,6 @@ void define_float_unary(OpDef& op, F f, int64_t grain = ew::kCheapGrain) {
   op.all().elementwise_step(ew::unary_step_hook<F>);
 }
 
-// Erf's step: the vector erf its float32 kernel uses.
-void erf_step(const float* const* in, float* out, int64_t n, const float*) {
-  kernels::erf_f32(in[0], out, n);
-}
-
 // Output: bool of the input's shape.
 void infer_predicate(InferContext& ctx) {
   propagate_shape(ctx, 0, 0, static_cast<int32_t>(DataType::boolean));
@@ -320,18 +315,10 @@ void define_Erf(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   // float32 on the vector erf (core/kernels/vmath.h); the other types element by element.
-  const KernelFn others = float_fn([](auto x) { return std::erf(x); }, kCostlyGrain);
-  define_unary(op, [others](KernelContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    if (x.dtype() != DataType::float32) return others(ctx);
-    Tensor& y = ctx.output_uninitialized(0, DataType::float32, x.shape());
-    const float* src = x.data<float>();
-    float* dst = y.mutable_data<float>();
-    ctx.parallel_for(x.numel(), ew::kCheapGrain, [&](int64_t lo, int64_t hi) {
-      kernels::erf_f32(src + lo, dst + lo, hi - lo);
-    });
-  });
-  op.all().elementwise_step(ew::step_on<&erf_step, 0>);
+  define_unary(op, ew::vector_f32_kernel(kernels::erf_f32,
+                                         float_fn([](auto x) { return std::erf(x); }, kCostlyGrain),
+                                         ew::kCheapGrain));
+  op.all().elementwise_step(ew::step_on<&ew::vector_step<kernels::erf_f32>, 0>);
 }
 
 void define_Sin(OpDef& op) {

@@ -70,6 +70,11 @@ class RegionBuilder {
       return std::nullopt;
     const FusionSupport::Resolved r = support_.resolve(n);
     if (!r.schema || (!r.schema->elementwise_step && !r.schema->epilogue)) return std::nullopt;
+    // A node with attributes its operator does not define stays a node: planning reports them
+    // (exec.unknown-attribute) as it binds each node.
+    for (const auto& a : n.proto().attribute())
+      if (!r.schema->find_attribute(a.name()) && a.name().rfind(kExecutorAttributePrefix, 0) != 0)
+        return std::nullopt;
     const auto facts = support_.inferred_tensor(g_, n.outputs()[0]);
     if (!facts || facts->elem != onnx::TensorProto::FLOAT) return std::nullopt;
     for (const Dim& d : facts->dims)
