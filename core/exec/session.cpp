@@ -16,6 +16,7 @@
 #include "core/exec/assembly.h"
 #include "core/exec/blas.h"
 #include "core/exec/large_blocks.h"
+#include "core/exec/passes/cancel_transposes.h"
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/passes/fuse_dequantized.h"
@@ -154,11 +155,12 @@ std::string describe_ports(const std::vector<Session::Port>& ports) {
 // ---- the executor's passes ----------------------------------------------------------------------
 
 std::vector<std::string> executor_pass_names() {
-  return {exec_detail::FuseDequantized::kName,  exec_detail::FoldConstants::kName,
-          exec_detail::WidenFloat16::kName,     exec_detail::FuseChannelAffine::kName,
-          exec_detail::FuseScaledOutput::kName, exec_detail::FuseResidual::kName,
-          exec_detail::FuseEpilogue::kName,     exec_detail::FuseInputTransform::kName,
-          exec_detail::FuseElementwise::kName,  exec_detail::kAssembleConcatName};
+  return {exec_detail::FuseDequantized::kName,    exec_detail::FoldConstants::kName,
+          exec_detail::WidenFloat16::kName,       exec_detail::CancelTransposes::kName,
+          exec_detail::FuseChannelAffine::kName,  exec_detail::FuseScaledOutput::kName,
+          exec_detail::FuseResidual::kName,       exec_detail::FuseEpilogue::kName,
+          exec_detail::FuseInputTransform::kName, exec_detail::FuseElementwise::kName,
+          exec_detail::kAssembleConcatName};
 }
 
 namespace {
@@ -172,6 +174,9 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   // After folding (the constants it widens are initializers by then), before the fusions,
   // which then see float32 nodes.
   pipeline.add(std::make_unique<exec_detail::WidenFloat16>(ctx));
+  // After folding (a constant's transposes are folded by then), before the fusions, which may
+  // find their pairs once a transpose pair between them is gone.
+  pipeline.add(std::make_unique<exec_detail::CancelTransposes>(ctx));
   // After folding: parameters that constant subgraphs compute are initializers by then.
   pipeline.add(std::make_unique<exec_detail::FuseChannelAffine>(ctx));
   // After folding (a bias reshaped by nodes is a constant by then), before the residual Add
@@ -189,6 +194,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
     pipeline.set_enabled(exec_detail::WidenFloat16::kName, false);
+    pipeline.set_enabled(exec_detail::CancelTransposes::kName, false);
     pipeline.set_enabled(exec_detail::FuseChannelAffine::kName, false);
     pipeline.set_enabled(exec_detail::FuseScaledOutput::kName, false);
     pipeline.set_enabled(exec_detail::FuseResidual::kName, false);

@@ -445,6 +445,16 @@ VersionRange& VersionRange::make_conversion(const MakeConversionFn& f) {
   return *this;
 }
 
+VersionRange& VersionRange::permutes(const PermutesFn& f) {
+  for (auto* v : versions_) v->permutes = f;
+  return *this;
+}
+
+VersionRange& VersionRange::make_permutation(const MakePermutationFn& f) {
+  for (auto* v : versions_) v->make_permutation = f;
+  return *this;
+}
+
 VersionRange& VersionRange::elementwise_step(const ElementwiseStepFn& f) {
   for (auto* v : versions_) v->elementwise_step = f;
   return *this;

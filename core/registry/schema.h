@@ -185,6 +185,12 @@ using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
 struct InputTransform;
 using TransformsInputFn = std::function<bool(const FusionNode&, InputTransform&)>;
 using TakesInputTransformFn = std::function<bool(const FusionNode&, const InputTransform&)>;
+// permutes: the node's output 0 is its input 0 with the axes permuted; gives the permutation
+// for an input of this rank (nullopt: not a valid one). make_permutation: sets the attributes
+// that make a node of this operator version permute its input by the given permutation.
+using PermutesFn =
+    std::function<std::optional<std::vector<int64_t>>(const FusionNode&, int64_t rank)>;
+using MakePermutationFn = std::function<void(onnx::NodeProto&, const std::vector<int64_t>&)>;
 struct ElementwiseStep;
 using ElementwiseStepFn = std::function<bool(const FusionNode&, ElementwiseStep&)>;
 using TakesDequantizedFn =
@@ -306,6 +312,9 @@ struct OpVersion {
   // elementwise_step: the node's output 0 is a float32 function of some of its inputs, element
   // by element with numpy broadcasting (gives it as a step of an element-wise region).
   ElementwiseStepFn elementwise_step;
+  // permutes, make_permutation: see PermutesFn (Transpose): what cancel-transposes asks.
+  PermutesFn permutes;
+  MakePermutationFn make_permutation;
   // The arithmetic of one run, for --profile (the matrix products and convolutions give it).
   MacsFn macs;
   FlopsFn flops;  // info --cost, where macs is not given (default: one per output element)
@@ -405,6 +414,8 @@ class VersionRange {
   VersionRange& transforms_input(const TransformsInputFn& f);
   VersionRange& takes_input_transform(const TakesInputTransformFn& f);
   VersionRange& elementwise_step(const ElementwiseStepFn& f);
+  VersionRange& permutes(const PermutesFn& f);
+  VersionRange& make_permutation(const MakePermutationFn& f);
   std::size_t size() const { return versions_.size(); }
 
  private:

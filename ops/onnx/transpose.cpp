@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Transpose: the ai.onnx operator.
 #include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/infer/helpers.h"
+#include "core/registry/fusion.h"
+#include "onnx.pb.h"
 #include "ops/onnx/tensor_common.h"
 
 namespace onnxtool::ops {
@@ -69,6 +74,26 @@ void transpose_kernel(KernelContext& ctx) {
   }
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), out_shape);
   strided_copy(x, from, y, Layout{0, contiguous_strides(out_shape)}, out_shape, &ctx);
+}
+
+// The permutation for cancel-transposes (core/exec/passes/cancel_transposes.h); nullopt where
+// the attribute is not a valid one for this rank (the kernel then reports it).
+std::optional<std::vector<int64_t>> transpose_permutes(const FusionNode& n, int64_t rank) {
+  struct Invalid {};
+  try {
+    return permutation(n.attrs, rank, [](const std::string&) { throw Invalid{}; });
+  } catch (const Invalid&) {
+    return std::nullopt;
+  }
+}
+
+void transpose_make_permutation(onnx::NodeProto& node, const std::vector<int64_t>& perm) {
+  for (int i = node.attribute_size(); i-- > 0;)
+    if (node.attribute(i).name() == "perm") node.mutable_attribute()->DeleteSubrange(i, 1);
+  onnx::AttributeProto* a = node.add_attribute();
+  a->set_name("perm");
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t p : perm) a->add_ints(p);
 }
 
 }  // namespace
@@ -140,6 +165,7 @@ void define_Transpose(OpDef& op) {
   // END SIGNATURES
   // clang-format on
   op.all().trait(Trait::float_generic);
+  op.all().permutes(transpose_permutes).make_permutation(transpose_make_permutation);
   op.all().infer(infer_transpose).kernel(transpose_kernel);
 }
 

@@ -199,15 +199,16 @@ TEST_CASE("an executor pass that does not exist is a usage error naming the pass
     CHECK(e.kind() == ErrorKind::usage);
     CHECK(e.message() ==
           "no executor pass named \"fuse-everything\"; the passes are fuse-dequantized, "
-          "fold-constants, widen-float16, fuse-channel-affine, fuse-scaled-output, "
+          "fold-constants, widen-float16, cancel-transposes, fuse-channel-affine, "
+          "fuse-scaled-output, "
           "fuse-residual, fuse-epilogue, fuse-input-transform, fuse-elementwise, "
           "assemble-concat");
   }
-  CHECK(executor_pass_names() == std::vector<std::string>{"fuse-dequantized", "fold-constants",
-                                                          "widen-float16", "fuse-channel-affine",
-                                                          "fuse-scaled-output", "fuse-residual",
-                                                          "fuse-epilogue", "fuse-input-transform",
-                                                          "fuse-elementwise", "assemble-concat"});
+  CHECK(executor_pass_names() ==
+        std::vector<std::string>{"fuse-dequantized", "fold-constants", "widen-float16",
+                                 "cancel-transposes", "fuse-channel-affine", "fuse-scaled-output",
+                                 "fuse-residual", "fuse-epilogue", "fuse-input-transform",
+                                 "fuse-elementwise", "assemble-concat"});
 }
 
 TEST_CASE("after folding, messages still name a node by its place in the stored model") {
