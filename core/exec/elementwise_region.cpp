@@ -18,13 +18,13 @@ namespace {
 
 // Output elements per block: every step's result for one block stays in L1 (a step's result
 // takes 2 KB; a region has at most a few dozen steps, and most results are dead after one).
-constexpr int64_t kBlock = 512;
+constexpr int64_t kRegionBlock = 512;
 // Elements per thread chunk: one chunk costs a few microseconds to hand out.
-constexpr int64_t kGrain = int64_t{1} << 14;
+constexpr int64_t kRegionGrain = int64_t{1} << 14;
 
 // How one region input is read over the output: as the output's own layout (same element
 // count), as one value, or through strides (0 where it is broadcast) over the output's dims.
-struct Operand {
+struct RegionOperand {
   enum class Kind { full, scalar, strided } kind = Kind::full;
   const float* data = nullptr;
   std::vector<int64_t> strides;  // strided only: one per dim of RegionShape::dims
@@ -38,7 +38,7 @@ struct RegionShape {
   std::vector<int64_t> dims;
 };
 
-Shape broadcast_inputs(const KernelContext& ctx, const std::vector<const Tensor*>& inputs) {
+Shape broadcast_region_inputs(const KernelContext& ctx, const std::vector<const Tensor*>& inputs) {
   std::size_t rank = 0;
   for (const Tensor* t : inputs) rank = std::max(rank, t->shape().size());
   Shape out(rank, 1);
@@ -71,30 +71,31 @@ std::vector<int64_t> strides_over(const Shape& in, const Shape& out) {
 
 // Drops the output's size-1 dims and merges neighbours where that keeps every strided operand's
 // element offsets (stride[d] == stride[d+1] * dims[d+1]), so that rows are as long as can be.
-void merge_dims(RegionShape& rs, std::vector<Operand>& ops) {
+void merge_region_dims(RegionShape& rs, std::vector<RegionOperand>& ops) {
   std::vector<int64_t> dims;
   std::vector<std::vector<int64_t>> strides(ops.size());
   for (std::size_t d = 0; d < rs.shape.size(); ++d) {
     if (rs.shape[d] == 1) continue;
     dims.push_back(rs.shape[d]);
     for (std::size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == Operand::Kind::strided) strides[i].push_back(ops[i].strides[d]);
+      if (ops[i].kind == RegionOperand::Kind::strided) strides[i].push_back(ops[i].strides[d]);
   }
   for (std::size_t d = dims.size(); d-- > 1;) {
     bool mergeable = true;
     for (std::size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == Operand::Kind::strided && strides[i][d - 1] != strides[i][d] * dims[d])
+      if (ops[i].kind == RegionOperand::Kind::strided &&
+          strides[i][d - 1] != strides[i][d] * dims[d])
         mergeable = false;
     if (!mergeable) continue;
     dims[d - 1] *= dims[d];
     dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(d));
     for (std::size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == Operand::Kind::strided)
+      if (ops[i].kind == RegionOperand::Kind::strided)
         strides[i].erase(strides[i].begin() + static_cast<std::ptrdiff_t>(d - 1));
   }
   if (dims.empty()) dims.push_back(1);
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].kind != Operand::Kind::strided) continue;
+    if (ops[i].kind != RegionOperand::Kind::strided) continue;
     if (strides[i].empty()) strides[i].push_back(0);
     ops[i].strides = std::move(strides[i]);
   }
@@ -102,8 +103,8 @@ void merge_dims(RegionShape& rs, std::vector<Operand>& ops) {
 }
 
 // Copies output elements [at, at + n) of a strided operand into dst, a row at a time.
-void gather(const Operand& op, const std::vector<int64_t>& dims, int64_t at, int64_t n,
-            float* dst) {
+void gather_operand(const RegionOperand& op, const std::vector<int64_t>& dims, int64_t at,
+                    int64_t n, float* dst) {
   const std::size_t rank = dims.size();
   std::array<int64_t, 16> idx{};
   std::vector<int64_t> big_idx;
@@ -137,32 +138,34 @@ void gather(const Operand& op, const std::vector<int64_t>& dims, int64_t at, int
 }
 
 // Runs every step on output elements [begin, end), a block at a time.
-void run_range(const ElementwiseProgram& prog, const std::vector<Operand>& ops,
-               const RegionShape& rs, const std::vector<float*>& outs, int64_t begin, int64_t end) {
+void run_region_range(const ElementwiseProgram& prog, const std::vector<RegionOperand>& ops,
+                      const RegionShape& rs, const std::vector<float*>& outs, int64_t begin,
+                      int64_t end) {
   const std::size_t num_steps = prog.steps.size();
   // Per input a block (scalars filled once), per step a block for a result that is not an
   // output; kept per thread between runs, so that a run allocates nothing once warm.
   thread_local std::vector<float> scratch;
   thread_local std::vector<const float*> inputs, results, operands;
-  scratch.resize(static_cast<std::size_t>(kBlock) * (ops.size() + num_steps));
+  scratch.resize(static_cast<std::size_t>(kRegionBlock) * (ops.size() + num_steps));
   inputs.resize(ops.size());
   results.resize(num_steps);
-  const auto block_of = [&](std::size_t k) { return scratch.data() + k * kBlock; };
+  const auto block_of = [&](std::size_t k) { return scratch.data() + k * kRegionBlock; };
   for (std::size_t i = 0; i < ops.size(); ++i)
-    if (ops[i].kind == Operand::Kind::scalar) std::fill_n(block_of(i), kBlock, ops[i].data[0]);
+    if (ops[i].kind == RegionOperand::Kind::scalar)
+      std::fill_n(block_of(i), kRegionBlock, ops[i].data[0]);
 
-  for (int64_t at = begin; at < end; at += kBlock) {
-    const int64_t n = std::min(kBlock, end - at);
+  for (int64_t at = begin; at < end; at += kRegionBlock) {
+    const int64_t n = std::min(kRegionBlock, end - at);
     for (std::size_t i = 0; i < ops.size(); ++i) {
       switch (ops[i].kind) {
-        case Operand::Kind::full:
+        case RegionOperand::Kind::full:
           inputs[i] = ops[i].data + at;
           break;
-        case Operand::Kind::scalar:
+        case RegionOperand::Kind::scalar:
           inputs[i] = block_of(i);
           break;
-        case Operand::Kind::strided:
-          gather(ops[i], rs.dims, at, n, block_of(i));
+        case RegionOperand::Kind::strided:
+          gather_operand(ops[i], rs.dims, at, n, block_of(i));
           inputs[i] = block_of(i);
           break;
       }
@@ -192,30 +195,31 @@ void run_region(KernelContext& ctx) {
     inputs.push_back(&t);
   }
   RegionShape rs;
-  rs.shape = broadcast_inputs(ctx, inputs);
+  rs.shape = broadcast_region_inputs(ctx, inputs);
   for (int64_t d : rs.shape) rs.numel *= d;
 
-  std::vector<Operand> ops(inputs.size());
+  std::vector<RegionOperand> ops(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    Operand& op = ops[i];
+    RegionOperand& op = ops[i];
     op.data = inputs[i]->data<float>();
     if (inputs[i]->numel() == rs.numel) {
-      op.kind = Operand::Kind::full;
+      op.kind = RegionOperand::Kind::full;
     } else if (inputs[i]->numel() == 1) {
-      op.kind = Operand::Kind::scalar;
+      op.kind = RegionOperand::Kind::scalar;
     } else {
-      op.kind = Operand::Kind::strided;
+      op.kind = RegionOperand::Kind::strided;
       op.strides = strides_over(inputs[i]->shape(), rs.shape);
     }
   }
-  merge_dims(rs, ops);
+  merge_region_dims(rs, ops);
 
   std::vector<float*> outs(prog.num_outputs);
   for (std::size_t k = 0; k < prog.num_outputs; ++k)
     outs[k] = ctx.output_uninitialized(k, DataType::float32, rs.shape).mutable_data<float>();
   if (rs.numel == 0) return;
-  ctx.parallel_for(rs.numel, kGrain,
-                   [&](int64_t begin, int64_t end) { run_range(prog, ops, rs, outs, begin, end); });
+  ctx.parallel_for(rs.numel, kRegionGrain, [&](int64_t begin, int64_t end) {
+    run_region_range(prog, ops, rs, outs, begin, end);
+  });
 }
 
 OpVersion make_region_version() {

@@ -25,20 +25,20 @@ namespace onnxtool::exec_detail {
 namespace {
 
 // Steps per region at most: each keeps a block of its result in cache.
-constexpr std::size_t kMaxSteps = 32;
+constexpr std::size_t kMaxRegionSteps = 32;
 
-struct Member {
+struct RegionMember {
   ir::Node* node = nullptr;
   ElementwiseStep step;
 };
 
-struct Region {
-  std::vector<Member> members;  // in the order of the data
-  std::size_t first = 0;        // the first member's place in the graph's order
-  Dims dims;                    // every member's output dims
+struct RegionPlan {
+  std::vector<RegionMember> members;  // in the order of the data
+  std::size_t first = 0;              // the first member's place in the graph's order
+  Dims dims;                          // every member's output dims
 };
 
-bool same_dims(const Dims& a, const Dims& b) {
+bool same_region_dims(const Dims& a, const Dims& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
     if (!a[i].same_as(b[i])) return false;
@@ -58,7 +58,7 @@ class RegionBuilder {
     for (std::size_t pos = 0; pos < order.size(); ++pos) add(*order[pos], pos);
     read_outside_ = FusionSupport::read_outside_nodes(g_);
     int64_t fused = 0;
-    for (Region& r : regions_)
+    for (RegionPlan& r : regions_)
       if (r.members.size() >= 2 && replace(r)) fused += static_cast<int64_t>(r.members.size());
     return fused;
   }
@@ -115,7 +115,7 @@ class RegionBuilder {
   }
 
   // Every operand of m is made inside region `index` or before the region's first node.
-  bool operands_ready(const Member& m, std::size_t index) const {
+  bool operands_ready(const RegionMember& m, std::size_t index) const {
     for (std::size_t i : m.step.operands) {
       const ir::Node* p = g_.producer(m.node->inputs()[i]);
       if (!p) continue;  // a graph input, an initializer, an outer scope's value
@@ -130,21 +130,21 @@ class RegionBuilder {
     Dims dims;
     std::optional<ElementwiseStep> step = step_of(n, dims);
     if (!step) return;
-    Member m{&n, std::move(*step)};
+    RegionMember m{&n, std::move(*step)};
     std::optional<std::size_t> joined;
     for (std::size_t i : m.step.operands) {
       const ir::Node* p = g_.producer(n.inputs()[i]);
       const auto in = p ? region_of_.find(p) : region_of_.end();
       if (in == region_of_.end()) continue;
-      const Region& r = regions_[in->second];
-      if (r.members.size() < kMaxSteps && same_dims(r.dims, dims) &&
+      const RegionPlan& r = regions_[in->second];
+      if (r.members.size() < kMaxRegionSteps && same_region_dims(r.dims, dims) &&
           operands_ready(m, in->second)) {
         joined = in->second;
         break;
       }
     }
     if (!joined) {
-      regions_.push_back(Region{{}, pos, dims});
+      regions_.push_back(RegionPlan{{}, pos, dims});
       joined = regions_.size() - 1;
     }
     regions_[*joined].members.push_back(std::move(m));
@@ -152,21 +152,21 @@ class RegionBuilder {
   }
 
   // What profiles and errors call the region: its members' operators, and its first node.
-  static std::string region_name(const Region& r) {
+  static std::string region_name(const RegionPlan& r) {
     std::string types;
-    for (const Member& m : r.members) types += (types.empty() ? "" : "+") + m.node->op_type();
+    for (const RegionMember& m : r.members) types += (types.empty() ? "" : "+") + m.node->op_type();
     const std::string& first = r.members.front().node->name();
     return first.empty() ? types : types + " from " + first;
   }
 
-  bool replace(const Region& r) {
+  bool replace(const RegionPlan& r) {
     std::set<const ir::Node*> members;
-    for (const Member& m : r.members) members.insert(m.node);
+    for (const RegionMember& m : r.members) members.insert(m.node);
     ElementwiseProgram program;
     std::vector<std::string> inputs, outputs, unread_constants;
     std::map<std::string, int> input_index;
     std::map<const ir::Node*, int> step_index;
-    for (const Member& m : r.members) {
+    for (const RegionMember& m : r.members) {
       ElementwiseProgram::Step s{m.step.fn, {}, m.step.params, -1};
       for (std::size_t i : m.step.operands) {
         const std::string& v = m.node->inputs()[i];
@@ -238,7 +238,7 @@ class RegionBuilder {
   ir::Graph& g_;
   std::map<const ir::Node*, std::size_t> position_;
   std::map<const ir::Node*, std::size_t> region_of_;
-  std::vector<Region> regions_;
+  std::vector<RegionPlan> regions_;
   std::set<std::string> read_outside_;
 };
 
