@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/kernels/gemm.h"
 #include "core/kernels/half.h"
 #include "core/registry/fusion.h"
 #include "core/types/float_formats.h"
@@ -531,27 +532,52 @@ inline KernelFn vector_f32_kernel(VectorF32 f32, KernelFn others, int64_t grain)
 
 // ---- steps of element-wise regions (core/registry/fusion.h) ---------------------------------
 // F is the captureless lambda type the node's kernel applies to float32 elements, so a step and
-// the kernel share one per-element function and give the same bits. The steps are also built
-// for AVX2 (chosen at load when the CPU has it): twice the lanes for the plain arithmetic, the
-// same IEEE results (no FMA is enabled, so no product and sum contract into one rounding).
+// the kernel share one per-element function and give the same bits. On x86 the loops are also
+// built for AVX2 (run where simd_level() allows it): twice the lanes for the plain arithmetic,
+// the same IEEE results (the target enables no FMA, so no product and sum contract into one
+// rounding; calls such as std::exp go to the same library function).
 
 template <class F>
-__attribute__((target_clones("avx2", "default"))) void unary_step(const float* const* in,
-                                                                  float* out, int64_t n,
-                                                                  const float*) {
+void unary_block(const float* x, float* out, int64_t n) {
   const F f{};
-  const float* x = in[0];
   for (int64_t i = 0; i < n; ++i) out[i] = f(x[i]);
 }
 
 template <class F>
-__attribute__((target_clones("avx2", "default"))) void binary_step(const float* const* in,
-                                                                   float* out, int64_t n,
-                                                                   const float*) {
+void binary_block(const float* a, const float* b, float* out, int64_t n) {
   const F f{};
-  const float* a = in[0];
-  const float* b = in[1];
   for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+
+#if defined(__x86_64__)
+template <class F>
+__attribute__((target("avx2"))) void unary_block_avx2(const float* x, float* out, int64_t n) {
+  const F f{};
+  for (int64_t i = 0; i < n; ++i) out[i] = f(x[i]);
+}
+
+template <class F>
+__attribute__((target("avx2"))) void binary_block_avx2(const float* a, const float* b, float* out,
+                                                       int64_t n) {
+  const F f{};
+  for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+#endif
+
+template <class F>
+void unary_step(const float* const* in, float* out, int64_t n, const float*) {
+#if defined(__x86_64__)
+  if (kernels::avx2_element_kernels()) return unary_block_avx2<F>(in[0], out, n);
+#endif
+  unary_block<F>(in[0], out, n);
+}
+
+template <class F>
+void binary_step(const float* const* in, float* out, int64_t n, const float*) {
+#if defined(__x86_64__)
+  if (kernels::avx2_element_kernels()) return binary_block_avx2<F>(in[0], in[1], out, n);
+#endif
+  binary_block<F>(in[0], in[1], out, n);
 }
 
 // The step of such a kernel: the same vector function on the block.
