@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/exec/broadcast.h"
 #include "core/exec/kernel.h"
 #include "core/kernels/epilogue.h"
 #include "core/types/tensor.h"
@@ -23,124 +24,29 @@ constexpr int64_t kRegionBlock = 512;
 constexpr int64_t kRegionGrain = int64_t{1} << 14;
 
 // How one region input is read over the output: as the output's own layout (same element
-// count), as one value, or through strides (0 where it is broadcast) over the output's dims.
+// count), as one value, or through a broadcast plan of its own (core/exec/broadcast.h).
 struct RegionOperand {
   enum class Kind { full, scalar, strided } kind = Kind::full;
   const float* data = nullptr;
-  std::vector<int64_t> strides;  // strided only: one per dim of RegionShape::dims
+  Broadcast plan;  // strided only
 };
-
-// The output's dims with neighbours merged where every strided input steps through both alike
-// (both broadcast, or both read), so that rows are as long as they can be.
-struct RegionShape {
-  Shape shape;
-  int64_t numel = 1;
-  std::vector<int64_t> dims;
-};
-
-Shape broadcast_region_inputs(const KernelContext& ctx, const std::vector<const Tensor*>& inputs) {
-  std::size_t rank = 0;
-  for (const Tensor* t : inputs) rank = std::max(rank, t->shape().size());
-  Shape out(rank, 1);
-  for (const Tensor* t : inputs) {
-    const Shape& s = t->shape();
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      int64_t& o = out[rank - s.size() + i];
-      if (s[i] == o || s[i] == 1) continue;
-      if (o != 1)
-        ctx.fail("inputs of shapes " + shape_to_string(out) + " and " + shape_to_string(s) +
-                 " do not broadcast");
-      o = s[i];
-    }
-  }
-  return out;
-}
-
-// Input strides over the output's dims (0 where the input is broadcast).
-std::vector<int64_t> strides_over(const Shape& in, const Shape& out) {
-  std::vector<int64_t> strides(out.size(), 0);
-  int64_t step = 1;
-  for (std::size_t k = 0; k < in.size(); ++k) {
-    const std::size_t d = out.size() - 1 - k;
-    const int64_t dim = in[in.size() - 1 - k];
-    if (dim != 1) strides[d] = step;
-    step *= dim;
-  }
-  return strides;
-}
-
-// Drops the output's size-1 dims and merges neighbours where that keeps every strided operand's
-// element offsets (stride[d] == stride[d+1] * dims[d+1]), so that rows are as long as can be.
-void merge_region_dims(RegionShape& rs, std::vector<RegionOperand>& ops) {
-  std::vector<int64_t> dims;
-  std::vector<std::vector<int64_t>> strides(ops.size());
-  for (std::size_t d = 0; d < rs.shape.size(); ++d) {
-    if (rs.shape[d] == 1) continue;
-    dims.push_back(rs.shape[d]);
-    for (std::size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == RegionOperand::Kind::strided) strides[i].push_back(ops[i].strides[d]);
-  }
-  for (std::size_t d = dims.size(); d-- > 1;) {
-    bool mergeable = true;
-    for (std::size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == RegionOperand::Kind::strided &&
-          strides[i][d - 1] != strides[i][d] * dims[d])
-        mergeable = false;
-    if (!mergeable) continue;
-    dims[d - 1] *= dims[d];
-    dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(d));
-    for (std::size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == RegionOperand::Kind::strided)
-        strides[i].erase(strides[i].begin() + static_cast<std::ptrdiff_t>(d - 1));
-  }
-  if (dims.empty()) dims.push_back(1);
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].kind != RegionOperand::Kind::strided) continue;
-    if (strides[i].empty()) strides[i].push_back(0);
-    ops[i].strides = std::move(strides[i]);
-  }
-  rs.dims = std::move(dims);
-}
 
 // Copies output elements [at, at + n) of a strided operand into dst, a row at a time.
-void gather_operand(const RegionOperand& op, const std::vector<int64_t>& dims, int64_t at,
-                    int64_t n, float* dst) {
-  const std::size_t rank = dims.size();
-  std::array<int64_t, 16> idx{};
-  std::vector<int64_t> big_idx;
-  int64_t* index = idx.data();
-  if (rank > idx.size()) {
-    big_idx.resize(rank);
-    index = big_idx.data();
-  }
-  int64_t rest = at;
-  for (std::size_t d = rank; d-- > 0;) {
-    index[d] = rest % dims[d];
-    rest /= dims[d];
-  }
-  const int64_t inner = dims.back(), inner_stride = op.strides.back();
-  while (n > 0) {
-    int64_t offset = 0;
-    for (std::size_t d = 0; d < rank; ++d) offset += index[d] * op.strides[d];
-    const int64_t run = std::min(n, inner - index[rank - 1]);
-    if (inner_stride)
-      std::copy(op.data + offset, op.data + offset + run, dst);
-    else
-      std::fill(dst, dst + run, op.data[offset]);
-    dst += run;
-    n -= run;
-    index[rank - 1] += run;
-    for (std::size_t d = rank; d-- > 1 && index[d] == dims[d];) {
-      index[d] = 0;
-      ++index[d - 1];
-    }
-  }
+void gather_operand(const RegionOperand& op, int64_t at, int64_t n, float* dst) {
+  const bool along = op.plan.inner_stride(0) != 0;
+  walk_rows<1>(op.plan, at, at + n,
+               [&](const std::array<int64_t, 1>& off, int64_t pos, int64_t len) {
+                 float* to = dst + (pos - at);
+                 if (along)
+                   std::copy(op.data + off[0], op.data + off[0] + len, to);
+                 else
+                   std::fill(to, to + len, op.data[off[0]]);
+               });
 }
 
 // Runs every step on output elements [begin, end), a block at a time.
 void run_region_range(const ElementwiseProgram& prog, const std::vector<RegionOperand>& ops,
-                      const RegionShape& rs, const std::vector<float*>& outs, int64_t begin,
-                      int64_t end) {
+                      const std::vector<float*>& outs, int64_t begin, int64_t end) {
   const std::size_t num_steps = prog.steps.size();
   // Per input a block (scalars filled once), per step a block for a result that is not an
   // output; kept per thread between runs, so that a run allocates nothing once warm.
@@ -165,7 +71,7 @@ void run_region_range(const ElementwiseProgram& prog, const std::vector<RegionOp
           inputs[i] = block_of(i);
           break;
         case RegionOperand::Kind::strided:
-          gather_operand(ops[i], rs.dims, at, n, block_of(i));
+          gather_operand(ops[i], at, n, block_of(i));
           inputs[i] = block_of(i);
           break;
       }
@@ -194,31 +100,33 @@ void run_region(KernelContext& ctx) {
                std::string(type_name(t.dtype())) + ", expected float");
     inputs.push_back(&t);
   }
-  RegionShape rs;
-  rs.shape = broadcast_region_inputs(ctx, inputs);
-  for (int64_t d : rs.shape) rs.numel *= d;
+  std::vector<const Shape*> shapes;
+  for (const Tensor* t : inputs) shapes.push_back(&t->shape());
+  const Shape out = broadcast_shapes(ctx, shapes);
+  int64_t numel = 1;
+  for (int64_t d : out) numel *= d;
 
   std::vector<RegionOperand> ops(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     RegionOperand& op = ops[i];
     op.data = inputs[i]->data<float>();
-    if (inputs[i]->numel() == rs.numel) {
+    if (inputs[i]->numel() == numel) {
       op.kind = RegionOperand::Kind::full;
     } else if (inputs[i]->numel() == 1) {
       op.kind = RegionOperand::Kind::scalar;
     } else {
       op.kind = RegionOperand::Kind::strided;
-      op.strides = strides_over(inputs[i]->shape(), rs.shape);
+      const std::array<const Shape*, 1> one{shapes[i]};
+      op.plan = plan_broadcast(out, one);
     }
   }
-  merge_region_dims(rs, ops);
 
   std::vector<float*> outs(prog.num_outputs);
   for (std::size_t k = 0; k < prog.num_outputs; ++k)
-    outs[k] = ctx.output_uninitialized(k, DataType::float32, rs.shape).mutable_data<float>();
-  if (rs.numel == 0) return;
-  ctx.parallel_for(rs.numel, kRegionGrain, [&](int64_t begin, int64_t end) {
-    run_region_range(prog, ops, rs, outs, begin, end);
+    outs[k] = ctx.output_uninitialized(k, DataType::float32, out).mutable_data<float>();
+  if (numel == 0) return;
+  ctx.parallel_for(numel, kRegionGrain, [&](int64_t begin, int64_t end) {
+    run_region_range(prog, ops, outs, begin, end);
   });
 }
 

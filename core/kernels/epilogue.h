@@ -10,6 +10,20 @@
 
 namespace onnxtool::kernels {
 
+// HardSigmoid's and HardSwish's arithmetic on one element, in this order: their operators'
+// kernels (ops/onnx/activations.cpp) and the epilogues (apply_activation_f32) share it. (For
+// code compiled for no particular ISA: an inline function in an ISA file may be the copy kept.)
+template <class F>
+F hard_sigmoid_of(F x, float alpha, float beta) {
+  const F y = static_cast<F>(alpha) * x + static_cast<F>(beta);
+  return y < F{0} ? F{0} : (y > F{1} ? F{1} : y);
+}
+template <class F>
+F hard_swish_of(F x) {
+  const F t = x / F{6} + F{0.5};
+  return x * (t < F{0} ? F{0} : (t > F{1} ? F{1} : t));
+}
+
 struct Epilogue;
 // The kinds that are not plain clamps (Epilogue::in_registers()) on float32 values, in place
 // (vmath.cpp): what Epilogue::apply calls for them, and what the kernels that apply clamps in

@@ -144,20 +144,15 @@ void scale_f32(float* x, int64_t n, float s) {
 
 void affine_f32(const float* x, float a, float b, float* y, int64_t n, const Epilogue& activation) {
   int64_t i = 0;
+  // The vector code applies clamps in its registers; the other kinds go over y at the end.
+  const Epilogue clamp = activation.in_registers() ? activation : Epilogue{};
 #if defined(ONNXTOOL_X86_KERNELS)
-  // The vector code clamps in its registers; it leaves the other kinds to the end.
-  const Epilogue in_vector = activation.in_registers() ? activation : Epilogue{};
   if (vector_code())
-    i = affine_avx2(x, a, b, y, n, static_cast<int>(in_vector.kind), in_vector.lo, in_vector.hi,
-                    in_vector.alpha);
-  if (!activation.in_registers()) {
-    for (int64_t j = i; j < n; ++j) y[j] = a * x[j] + b;
-    activation.apply(y, n);
-    return;
-  }
+    i = affine_avx2(x, a, b, y, n, static_cast<int>(clamp.kind), clamp.lo, clamp.hi, clamp.alpha);
 #endif
   for (int64_t j = i; j < n; ++j) y[j] = a * x[j] + b;
-  activation.apply(y + i, n - i);
+  clamp.apply(y + i, n - i);
+  if (!activation.in_registers()) activation.apply(y, n);
 }
 
 void apply_activation_f32(float* p, int64_t n, const Epilogue& e) {
@@ -165,16 +160,10 @@ void apply_activation_f32(float* p, int64_t n, const Epilogue& e) {
     case Epilogue::Kind::sigmoid:
       return sigmoid_f32(p, p, n);
     case Epilogue::Kind::hard_sigmoid:
-      for (int64_t i = 0; i < n; ++i) {
-        const float y = e.alpha * p[i] + e.lo;
-        p[i] = y < 0.0f ? 0.0f : (y > 1.0f ? 1.0f : y);
-      }
+      for (int64_t i = 0; i < n; ++i) p[i] = hard_sigmoid_of(p[i], e.alpha, e.lo);
       return;
     case Epilogue::Kind::hard_swish:
-      for (int64_t i = 0; i < n; ++i) {
-        const float t = p[i] / 6.0f + 0.5f;
-        p[i] = p[i] * (t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t));
-      }
+      for (int64_t i = 0; i < n; ++i) p[i] = hard_swish_of(p[i]);
       return;
     case Epilogue::Kind::swish: {
       // The sigmoids a block at a time, then the products (the Mul after the Sigmoid).

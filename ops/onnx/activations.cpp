@@ -188,22 +188,16 @@ auto gelu = [](const AttrView& a) {
   };
 };
 
-template <class C>
-C hard_sigmoid_value(C x, float alpha, float beta) {
-  const C y = static_cast<C>(alpha) * x + static_cast<C>(beta);
-  return y < C{0} ? C{0} : (y > C{1} ? C{1} : y);
-}
-
 auto hard_sigmoid = [](const AttrView& a) {
   const float alpha = a.get_float("alpha", 0.2f);
   const float beta = a.get_float("beta", 0.5f);
-  return [alpha, beta](auto x) { return hard_sigmoid_value(x, alpha, beta); };
+  return [alpha, beta](auto x) { return kernels::hard_sigmoid_of(x, alpha, beta); };
 };
 
 // HardSigmoid's step: params alpha, beta.
 void hard_sigmoid_step(const float* const* in, float* out, int64_t n, const float* params) {
   const float* x = in[0];
-  for (int64_t i = 0; i < n; ++i) out[i] = hard_sigmoid_value(x[i], params[0], params[1]);
+  for (int64_t i = 0; i < n; ++i) out[i] = kernels::hard_sigmoid_of(x[i], params[0], params[1]);
 }
 
 bool hard_sigmoid_step_hook(const FusionNode& n, ElementwiseStep& s) {
@@ -234,11 +228,7 @@ bool hard_swish_epilogue(const FusionNode&, Epilogue& e) {
 auto softplus_fn = [](auto x) { return softplus(x); };
 
 // x * max(0, min(1, x / 6 + 0.5))
-auto hard_swish_fn = [](auto x) {
-  using C = decltype(x);
-  const C y = x / C{6} + C{0.5};
-  return x * (y < C{0} ? C{0} : (y > C{1} ? C{1} : y));
-};
+auto hard_swish_fn = [](auto x) { return kernels::hard_swish_of(x); };
 
 auto thresholded_relu = [](const AttrView& a) {
   const float alpha = a.get_float("alpha", 1.0f);
