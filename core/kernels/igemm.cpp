@@ -168,15 +168,16 @@ IntScratch& int_scratch() {
   return s;
 }
 
-// The zero-point terms of rows [0, m) x columns [n0, n1): -zb rowsum(a) - za colsum(b) + k za zb,
-// zb being B's zero points moved as its values were when packed.
+// The zero-point terms of rows [m0, m1) x columns [n0, n1): -zb rowsum(a) - za colsum(b) +
+// k za zb, zb being B's zero points moved as its values were when packed.
 void add_zero_terms(const PackedInt8A& a, const Int8B& b, bool need_col_sums,
-                    const int32_t* col_sums, int64_t n0, int64_t n1, int32_t* c, int64_t ldc) {
+                    const int32_t* col_sums, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
+                    int32_t* c, int64_t ldc) {
   const int32_t move = zero_moved(0, b.kind, ByteKind::u8);
   const bool b_zero = move != 0 || any_nonzero(b.zero);
   if (!b_zero && !need_col_sums) return;
   const auto k = static_cast<uint32_t>(a.k());
-  for (int64_t i = 0; i < a.m(); ++i) {
+  for (int64_t i = m0; i < m1; ++i) {
     const uint32_t za = u(a.zero(i)), rs = u(a.row_sums()[static_cast<std::size_t>(i)]);
     int32_t* row = c + i * ldc;
     for (int64_t j = n0; j < n1; ++j) {
@@ -244,52 +245,139 @@ const int8_t* PackedInt8A::panel(int64_t row) const {
 
 // ---- the product -----------------------------------------------------------------------------
 
-void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t* c, int64_t ldc) {
+int64_t int_row_align() {
+  return kIntMr;
+}
+
+namespace {
+
+// Quads of each depth block of a product over `total_quads`: blocks of equal depth, 144 quads (a
+// 3x3 conv of 64 channels) as 72 + 72, not 128 + 16, whose short block paid a tile's fixed costs
+// for an eighth of its work.
+int64_t depth_block_quads(int64_t total_quads) {
+  const int64_t blocks = (total_quads + kKcQuads - 1) / kKcQuads;
+  return (total_quads + blocks - 1) / std::max<int64_t>(1, blocks);
+}
+
+// B's rows [k0, k0 + rows) of columns [nb, nb + cols): in place when B is a matrix, else made by
+// its producer into `rows_buffer`; sets src and ld.
+void b_rows(const Int8B& b, int64_t k0, int64_t rows, int64_t nb, int64_t cols,
+            std::vector<uint8_t>& rows_buffer, const uint8_t*& src, int64_t& ld) {
+  if (b.data) {
+    src = b.data + k0 * b.ldb + nb;
+    ld = b.ldb;
+    return;
+  }
+  rows_buffer.resize(static_cast<std::size_t>(rows * cols));
+  b.produce(k0, k0 + rows, nb, nb + cols, rows_buffer.data(), cols);
+  src = rows_buffer.data();
+  ld = cols;
+}
+
+// The tiles of A's rows [m0, m1) against one packed depth block of B (tiles of `quads` quads
+// from quad qb on), into C's columns from `c` on.
+void multiply_block(const PackedInt8A& a, const uint8_t* packed, int64_t qb, int64_t quads,
+                    int64_t m0, int64_t m1, int64_t cols, int32_t* c, int64_t ldc) {
+  const int64_t tiles = (cols + kIntNr - 1) / kIntNr;
+  for (int64_t i = m0; i < m1; i += kIntMr)
+    for (int64_t t = 0; t < tiles; ++t) {
+      IntTile tile{a.panel(i) + qb * kIntMr * 4,
+                   packed + t * quads * kIntNr * 4,
+                   quads,
+                   c + i * ldc + t * kIntNr,
+                   ldc,
+                   static_cast<int>(std::min(kIntMr, m1 - i)),
+                   static_cast<int>(std::min(kIntNr, cols - t * kIntNr)),
+                   qb > 0,
+                   t > 0};
+      run_tile(a.level(), tile);
+    }
+}
+
+}  // namespace
+
+int64_t int_packed_b_max_cols() {
+  return kNc;
+}
+
+PackedInt8B::PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1)
+    : a_(a), b_(b), n0_(n0), cols_(n1 - n0) {
   if (b.k != a.k()) throw std::invalid_argument("igemm: A and B disagree on k");
-  if (n1 <= n0 || a.m() == 0) return;
-  const int64_t m = a.m(), k = a.k(), total_quads = a.quads();
+  if (cols_ <= 0 || cols_ > kNc) throw std::invalid_argument("PackedInt8B: 1 to 512 columns");
+  tiles_ = (cols_ + kIntNr - 1) / kIntNr;
+  block_quads_ = depth_block_quads(a.quads());
+  depth_blocks_ = a.quads() == 0 ? 0 : (a.quads() + block_quads_ - 1) / block_quads_;
+  // Every block but the last is block_quads_ deep; all are laid out at that stride.
+  data_.resize(static_cast<std::size_t>(depth_blocks_ * tiles_ * block_quads_ * kIntNr * 4));
+  if (a.has_zero()) col_sums_.assign(static_cast<std::size_t>(depth_blocks_ * cols_), 0);
+}
+
+void PackedInt8B::pack_block(int64_t block) {
+  const int64_t qb = block * block_quads_, quads = std::min(block_quads_, a_.quads() - qb);
+  const int64_t k0 = qb * 4, rows = std::min(a_.k(), k0 + quads * 4) - k0;
+  const uint8_t* src = nullptr;
+  int64_t ld = 0;
+  b_rows(b_, k0, rows, n0_, cols_, int_scratch().rows, src, ld);
+  uint8_t* out = data_.data() + block * tiles_ * block_quads_ * kIntNr * 4;
+  pack_b_block(src, ld, rows, cols_, quads, flip_for(b_.kind, ByteKind::u8), out,
+               col_sums_.empty() ? nullptr : col_sums_.data() + block * cols_);
+}
+
+void PackedInt8B::multiply(int64_t m0, int64_t m1, int32_t* c, int64_t ldc) const {
+  if (m1 <= m0) return;
+  if (m0 < 0 || m0 % kIntMr != 0 || m1 > a_.m())
+    throw std::invalid_argument("igemm: rows not from a register tile's start within A");
+  for (int64_t block = 0; block < depth_blocks_; ++block) {
+    const int64_t qb = block * block_quads_, quads = std::min(block_quads_, a_.quads() - qb);
+    multiply_block(a_, data_.data() + block * tiles_ * block_quads_ * kIntNr * 4, qb, quads, m0, m1,
+                   cols_, c + n0_, ldc);
+  }
+  if (depth_blocks_ == 0)
+    for (int64_t i = m0; i < m1; ++i) std::fill(c + i * ldc + n0_, c + i * ldc + n0_ + cols_, 0);
+  std::vector<int32_t> sums;
+  if (!col_sums_.empty()) {
+    sums.assign(static_cast<std::size_t>(cols_), 0);
+    for (int64_t block = 0; block < depth_blocks_; ++block)
+      for (int64_t j = 0; j < cols_; ++j)
+        sums[static_cast<std::size_t>(j)] += col_sums_[static_cast<std::size_t>(block * cols_ + j)];
+  }
+  add_zero_terms(a_, b_, !col_sums_.empty(), sums.data(), m0, m1, n0_, n0_ + cols_, c, ldc);
+}
+
+void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t* c, int64_t ldc) {
+  igemm_rows(a, b, 0, a.m(), n0, n1, c, ldc);
+}
+
+void igemm_rows(const PackedInt8A& a, const Int8B& b, int64_t m0, int64_t m1, int64_t n0,
+                int64_t n1, int32_t* c, int64_t ldc) {
+  if (b.k != a.k()) throw std::invalid_argument("igemm: A and B disagree on k");
+  if (n1 <= n0 || m1 <= m0) return;
+  if (m0 < 0 || m0 % kIntMr != 0 || m1 > a.m())
+    throw std::invalid_argument("igemm: rows not from a register tile's start within A");
+  const int64_t k = a.k(), total_quads = a.quads();
   if (k == 0) {
-    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc + n0, c + i * ldc + n1, 0);
+    for (int64_t i = m0; i < m1; ++i) std::fill(c + i * ldc + n0, c + i * ldc + n1, 0);
     return;
   }
   const uint8_t flip = flip_for(b.kind, ByteKind::u8);
   const bool need_col_sums = a.has_zero();
+  const int64_t block_quads = depth_block_quads(total_quads);
   IntScratch& s = int_scratch();
   for (int64_t nb = n0; nb < n1; nb += kNc) {
     const int64_t cols = std::min(kNc, n1 - nb), tiles = (cols + kIntNr - 1) / kIntNr;
     s.col_sums.assign(static_cast<std::size_t>(cols), 0);
-    for (int64_t qb = 0; qb < total_quads; qb += kKcQuads) {
-      const int64_t quads = std::min(kKcQuads, total_quads - qb);
+    for (int64_t qb = 0; qb < total_quads; qb += block_quads) {
+      const int64_t quads = std::min(block_quads, total_quads - qb);
       const int64_t k0 = qb * 4, rows = std::min(k, k0 + quads * 4) - k0;
       const uint8_t* src = nullptr;
       int64_t ld = 0;
-      if (b.data) {
-        src = b.data + k0 * b.ldb + nb;
-        ld = b.ldb;
-      } else {
-        s.rows.resize(static_cast<std::size_t>(rows * cols));
-        b.produce(k0, k0 + rows, nb, nb + cols, s.rows.data(), cols);
-        src = s.rows.data();
-        ld = cols;
-      }
+      b_rows(b, k0, rows, nb, cols, s.rows, src, ld);
       s.packed.resize(static_cast<std::size_t>(tiles * quads * kIntNr * 4));
       pack_b_block(src, ld, rows, cols, quads, flip, s.packed.data(),
                    need_col_sums ? s.col_sums.data() : nullptr);
-      for (int64_t i = 0; i < m; i += kIntMr)
-        for (int64_t t = 0; t < tiles; ++t) {
-          IntTile tile{a.panel(i) + qb * kIntMr * 4,
-                       s.packed.data() + t * quads * kIntNr * 4,
-                       quads,
-                       c + i * ldc + nb + t * kIntNr,
-                       ldc,
-                       static_cast<int>(std::min(kIntMr, m - i)),
-                       static_cast<int>(std::min(kIntNr, cols - t * kIntNr)),
-                       qb > 0,
-                       t > 0};
-          run_tile(a.level(), tile);
-        }
+      multiply_block(a, s.packed.data(), qb, quads, m0, m1, cols, c + nb, ldc);
     }
-    add_zero_terms(a, b, need_col_sums, s.col_sums.data(), nb, nb + cols, c, ldc);
+    add_zero_terms(a, b, need_col_sums, s.col_sums.data(), m0, m1, nb, nb + cols, c, ldc);
   }
 }
 

@@ -78,9 +78,39 @@ struct Int8B {
   std::span<const int32_t> zero;  // one value, one per column, or none (0)
 };
 
-// C columns [n0, n1) of rows [0, a.m()) = A B with the zero points, C row-major with stride ldc.
-// Runs on the calling thread; callers split the columns across threads.
+// C columns [n0, n1) of rows [0, a.m()) = A B with the zero points, C row-major with stride ldc
+// (c points at row 0, column 0). Runs on the calling thread; callers split the columns, and with
+// igemm_rows the rows too, across threads.
 void igemm(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1, int32_t* c, int64_t ldc);
+// The same for rows [m0, m1) only (m0 a multiple of int_row_align(), m1 <= a.m()): tasks that
+// split a product with few columns (a 7x7 plane) by rows keep both cores busy.
+void igemm_rows(const PackedInt8A& a, const Int8B& b, int64_t m0, int64_t m1, int64_t n0,
+                int64_t n1, int32_t* c, int64_t ldc);
+// Rows of a register tile: where row blocks of igemm_rows may start.
+int64_t int_row_align();
+
+// Columns [n0, n1) of B packed once, for products split by rows that all read them (few columns,
+// many rows: a 14x14 or 7x7 plane against hundreds of filters), so that no row block packs (or
+// makes, for a convolution's im2col) B again. At most int_packed_b_max_cols() columns. Made in
+// depth blocks: each thread may pack some with pack_block, then the products read the whole.
+class PackedInt8B {
+ public:
+  PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1);
+  int64_t depth_blocks() const { return depth_blocks_; }
+  // Packs depth block `block` (k rows from block * block_quads() * 4 on) into this object.
+  void pack_block(int64_t block);
+  // Rows [m0, m1) of C (m0 a multiple of int_row_align()) for these columns, as igemm_rows.
+  void multiply(int64_t m0, int64_t m1, int32_t* c, int64_t ldc) const;
+
+ private:
+  int64_t block_quads() const { return block_quads_; }
+  const PackedInt8A& a_;
+  const Int8B& b_;
+  int64_t n0_, cols_, tiles_, depth_blocks_, block_quads_;
+  std::vector<uint8_t> data_;
+  std::vector<int32_t> col_sums_;  // per depth block, cols_ each
+};
+int64_t int_packed_b_max_cols();
 
 // The plain definition, for tests: int64 sums wrapped to int32 at the end.
 void reference_igemm(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, ByteKind ka,

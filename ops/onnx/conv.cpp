@@ -35,6 +35,7 @@ namespace onnxtool::ops {
 namespace {
 
 using nn::ConvGeometry;
+using nn::piece_bounds;
 using nn::Window;
 
 // ---- inference -------------------------------------------------------------------------------
@@ -333,15 +334,6 @@ constexpr int64_t kColumnQuantum = 32;
 int64_t even_piece(int64_t extent, int64_t parts, int64_t quantum) {
   const int64_t piece = (extent + parts - 1) / parts;
   return std::min(extent, (piece + quantum - 1) / quantum * quantum);
-}
-
-// [begin, end) of piece `i` of `count` over `extent` cut at multiples of `quantum`: the units
-// (quanta) shared out so that pieces differ by at most one unit. count <= units.
-std::pair<int64_t, int64_t> piece_bounds(int64_t extent, int64_t count, int64_t quantum,
-                                         int64_t i) {
-  const int64_t units = (extent + quantum - 1) / quantum;
-  return {std::min(extent, i * units / count * quantum),
-          std::min(extent, (i + 1) * units / count * quantum)};
 }
 
 // The share of the threads' time spent working when `units` equal units go out as `pieces`

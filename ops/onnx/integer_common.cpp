@@ -188,10 +188,45 @@ std::vector<int32_t> zero_points(const NodeInfo& ctx, const Tensor* zero, const 
   return v;
 }
 
-// Column blocks of [0, n) for `tasks_wanted` tasks in all: whole register tiles wide.
-int64_t column_block(int64_t n, int64_t blocks_wanted) {
-  const int64_t per = (n + blocks_wanted - 1) / std::max<int64_t>(blocks_wanted, 1);
-  return std::max<int64_t>(32, (per + 31) / 32 * 32);
+// How the products of `items` matrices of rows x cols are cut into tasks for the threads: column
+// blocks of whole 32-column tiles (at most max_cols wide), and, where that leaves too few tasks to
+// even the threads out, row blocks of whole register tiles too. Each row block packs its column
+// block's B again, which costs little next to the product where the columns are few: a 7x7 plane
+// went to two tasks of 32 and 17 columns (one thread idle a third of the time), a 14x14 one to
+// 64 + 64 + 64 + 4 (loads 128 and 68).
+struct IntGrid {
+  int64_t row_blocks = 1, col_blocks = 1;
+  int64_t per_item() const { return row_blocks * col_blocks; }
+};
+
+constexpr int64_t kIntColumnUnit = 32;
+// Tasks per thread: the pool hands them out as threads free up, which evens out uneven tasks and
+// a core that runs slower for a while.
+constexpr int64_t kIntTasksPerThread = 4;
+
+IntGrid int_grid(int64_t items, int64_t rows, int64_t cols, int64_t threads, int64_t max_cols) {
+  const int64_t col_units = (cols + kIntColumnUnit - 1) / kIntColumnUnit;
+  const int64_t row_units = (rows + kernels::int_row_align() - 1) / kernels::int_row_align();
+  const int64_t wanted = threads > 1 ? kIntTasksPerThread * threads : 1;
+  const int64_t per_item = std::max<int64_t>(1, (wanted + items - 1) / items);
+  IntGrid grid;
+  const int64_t fewest = (cols + max_cols - 1) / max_cols;
+  grid.col_blocks = std::clamp<int64_t>(per_item, fewest, std::max<int64_t>(1, col_units));
+  if (grid.col_blocks < per_item)
+    grid.row_blocks = std::min(row_units, (per_item + grid.col_blocks - 1) / grid.col_blocks);
+  return grid;
+}
+
+// Rows and columns of task t of an item cut by `grid`.
+struct IntPiece {
+  int64_t r0, r1, c0, c1;
+};
+IntPiece int_piece(const IntGrid& grid, int64_t rows, int64_t cols, int64_t t) {
+  const auto [r0, r1] =
+      nn::piece_bounds(rows, grid.row_blocks, kernels::int_row_align(), t / grid.col_blocks);
+  const auto [c0, c1] =
+      nn::piece_bounds(cols, grid.col_blocks, kIntColumnUnit, t % grid.col_blocks);
+  return {r0, r1, c0, c1};
 }
 
 }  // namespace
@@ -230,11 +265,12 @@ void matmul_int32(const KernelContext& ctx, const MatmulPlan& p, const Tensor& a
           kernels::PackedInt8A(m, k, a_bytes + ao, k, ka, slice(za, ao / k, m));
     }
   });
-  const int64_t blocks = std::max<int64_t>(1, (2 * ctx.threads() + items - 1) / items);
-  const int64_t block = column_block(n, blocks), per_item = (n + block - 1) / block;
+  const IntGrid grid = int_grid(items, m, n, ctx.threads(), n);
+  const int64_t per_item = grid.per_item();
   ctx.parallel_for(items * per_item, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t task = lo; task < hi; ++task) {
-      const int64_t it = task / per_item, j0 = task % per_item * block;
+      const int64_t it = task / per_item;
+      const IntPiece piece = int_piece(grid, m, n, task % per_item);
       const int64_t bo = p.b_offset[static_cast<std::size_t>(it)];
       kernels::Int8B src;
       src.kind = kb;
@@ -243,8 +279,8 @@ void matmul_int32(const KernelContext& ctx, const MatmulPlan& p, const Tensor& a
       src.data = b_bytes + bo;
       src.ldb = n;
       src.zero = slice(zb, bo / (k * n) * n, n);
-      kernels::igemm(packed[static_cast<std::size_t>(it)], src, j0, std::min(n, j0 + block),
-                     y + it * m * n, n);
+      kernels::igemm_rows(packed[static_cast<std::size_t>(it)], src, piece.r0, piece.r1, piece.c0,
+                          piece.c1, y + it * m * n, n);
     }
   });
 }
@@ -343,35 +379,62 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
   // The padding holds x's zero point, as stored: it then adds nothing to the sums.
   const auto pad = static_cast<uint8_t>(zx[0]);
   const bool pointwise = win.is_pointwise();
+  auto item_b = [&](int64_t item) {
+    const uint8_t* xg = x_bytes + ((item / g.group) * g.in_channels + (item % g.group) * cg) * ihw;
+    kernels::Int8B src;
+    src.kind = kx;
+    src.k = kdim;
+    src.n = ohw;
+    src.zero = zx;
+    if (pointwise) {
+      src.data = xg;
+      src.ldb = ihw;
+    } else {
+      src.produce = [&win, xg, pad](int64_t k0, int64_t k1, int64_t n0, int64_t n1, uint8_t* out,
+                                    int64_t ld) {
+        nn::im2col_rows(win, xg, k0, k1, n0, n1, out, ld, pad);
+      };
+    }
+    return src;
+  };
+  auto item_y = [&](int64_t item) {
+    return y + ((item / g.group) * g.out_channels + (item % g.group) * mg) * ohw;
+  };
   const int64_t items = g.batch * g.group;
-  const int64_t blocks = std::max<int64_t>(1, (2 * ctx.threads() + items - 1) / items);
   // Blocks whose sums a finish reads back while they are in L2 (256 KiB of them at 256
   // channels).
   constexpr int64_t kFinishedColumns = 256;
-  int64_t block = column_block(ohw, blocks);
-  if (finish) block = std::min(block, kFinishedColumns);
-  const int64_t per_item = (ohw + block - 1) / block;
+  IntGrid grid = int_grid(items, mg, ohw, ctx.threads(), finish ? kFinishedColumns : ohw);
+  if (grid.row_blocks > 1 && ohw <= kernels::int_packed_b_max_cols()) {
+    // Few positions: each item's B made and packed once, by all threads, then its row blocks.
+    grid.col_blocks = 1;
+    grid.row_blocks = std::min((mg + kernels::int_row_align() - 1) / kernels::int_row_align(),
+                               kIntTasksPerThread * ctx.threads());
+    for (int64_t item = 0; item < items; ++item) {
+      const kernels::Int8B src = item_b(item);
+      const auto& a = packed[static_cast<std::size_t>(item % g.group)];
+      kernels::PackedInt8B b(a, src, 0, ohw);
+      ctx.parallel_for(b.depth_blocks(), 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t block = lo; block < hi; ++block) b.pack_block(block);
+      });
+      ctx.parallel_for(grid.row_blocks, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+          const IntPiece piece = int_piece(grid, mg, ohw, t);
+          b.multiply(piece.r0, piece.r1, item_y(item), ohw);
+          if (finish) finish(item / g.group, item % g.group, piece.r0, piece.r1, 0, ohw);
+        }
+      });
+    }
+    return;
+  }
+  const int64_t per_item = grid.per_item();
   ctx.parallel_for(items * per_item, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t task = lo; task < hi; ++task) {
-      const int64_t item = task / per_item, p0 = task % per_item * block;
-      const int64_t n = item / g.group, grp = item % g.group;
-      const uint8_t* xg = x_bytes + (n * g.in_channels + grp * cg) * ihw;
-      kernels::Int8B src;
-      src.kind = kx;
-      src.k = kdim;
-      src.n = ohw;
-      src.zero = zx;
-      if (pointwise) {
-        src.data = xg;
-        src.ldb = ihw;
-      } else {
-        src.produce = [&](int64_t k0, int64_t k1, int64_t n0, int64_t n1, uint8_t* out,
-                          int64_t ld) { nn::im2col_rows(win, xg, k0, k1, n0, n1, out, ld, pad); };
-      }
-      const int64_t p1 = std::min(ohw, p0 + block);
-      kernels::igemm(packed[static_cast<std::size_t>(grp)], src, p0, p1,
-                     y + (n * g.out_channels + grp * mg) * ohw, ohw);
-      if (finish) finish(n, grp, p0, p1);
+      const int64_t item = task / per_item;
+      const IntPiece piece = int_piece(grid, mg, ohw, task % per_item);
+      kernels::igemm_rows(packed[static_cast<std::size_t>(item % g.group)], item_b(item), piece.r0,
+                          piece.r1, piece.c0, piece.c1, item_y(item), ohw);
+      if (finish) finish(item / g.group, item % g.group, piece.r0, piece.r1, piece.c0, piece.c1);
     }
   });
 }
@@ -381,8 +444,8 @@ void conv_int32_to_float(const KernelContext& ctx, const nn::ConvGeometry& g, co
                          const PackedConvWeights& packed, const FloatOutput& out, float* y) {
   const int64_t mg = g.out_channels / g.group, ohw = g.window.out_size();
   auto* bytes = reinterpret_cast<unsigned char*>(y);
-  auto finish = [&](int64_t n, int64_t grp, int64_t p0, int64_t p1) {
-    for (int64_t c = grp * mg; c < (grp + 1) * mg; ++c) {
+  auto finish = [&](int64_t n, int64_t grp, int64_t r0, int64_t r1, int64_t p0, int64_t p1) {
+    for (int64_t c = grp * mg + r0; c < grp * mg + r1; ++c) {
       const int64_t at = (n * g.out_channels + c) * ohw + p0;
       kernels::dequantize_sums(bytes + at * 4, p1 - p0, out.scales[c], out.bias != nullptr,
                                out.bias ? out.bias[c] : 0.0f,

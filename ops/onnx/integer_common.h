@@ -98,8 +98,10 @@ PackedConvWeights prepare_conv_weights(PrepareContext& ctx) {
 // reads x's zero point), into y [N, M, out...]. x_zero is per tensor; w_zero per tensor or per
 // output channel. `packed` is w as the prepare step packed it (used when it fits).
 // `finish`, when given, is called on the thread that made them, right after each block of sums:
-// image n, group grp, output positions [p0, p1) of that group's channels (still in cache).
-using ConvBlockFinish = std::function<void(int64_t n, int64_t grp, int64_t p0, int64_t p1)>;
+// image n, group grp, the group's channels [r0, r1) at output positions [p0, p1) (still in
+// cache).
+using ConvBlockFinish =
+    std::function<void(int64_t n, int64_t grp, int64_t r0, int64_t r1, int64_t p0, int64_t p1)>;
 void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tensor& x,
                 const Tensor* x_zero, const Tensor& w, const Tensor* w_zero, int32_t* y,
                 const PackedConvWeights& packed, const ConvBlockFinish& finish = {});

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/exec/blas.h"
@@ -236,6 +237,15 @@ inline constexpr int64_t kGrainElements = 16384;
 inline int64_t grain_for(int64_t work_per_item) {
   return work_per_item >= kGrainElements ? 1
                                          : kGrainElements / (work_per_item > 0 ? work_per_item : 1);
+}
+
+// [begin, end) of piece `i` of `count` over `extent` cut at multiples of `quantum`: the units
+// (quanta) shared out so that pieces differ by at most one unit. count <= units.
+inline std::pair<int64_t, int64_t> piece_bounds(int64_t extent, int64_t count, int64_t quantum,
+                                                int64_t i) {
+  const int64_t units = (extent + quantum - 1) / quantum;
+  return {std::min(extent, i * units / count * quantum),
+          std::min(extent, (i + 1) * units / count * quantum)};
 }
 
 // ---- convolution and pooling windows ---------------------------------------------------------

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The integer products (core/kernels/igemm.h): every register kernel this CPU runs gives the
 // plain definition's exact sums, for each signedness of A and B, zero points per tensor, per
-// row and per column, awkward shapes, blocks of B made by a producer, and column ranges.
+// row and per column, awkward shapes, blocks of B made by a producer, column and row ranges, and
+// B packed once for row blocks.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kernels/igemm.h"
@@ -87,6 +90,28 @@ void check_case(const Case& c, IntLevel level, unsigned seed) {
   kernels::igemm(packed, src, 0, half, got.data(), c.n);
   kernels::igemm(packed, src, half, c.n, got.data(), c.n);
   CHECK(got == want);
+
+  // Row blocks, as threads split a product with few columns: the first from a register tile's
+  // start, the second the rest, each over two column ranges.
+  const int64_t align = kernels::int_row_align();
+  const int64_t row_cut = std::min(c.m, (c.m / 2 + align - 1) / align * align);
+  std::vector<int32_t> by_rows(static_cast<std::size_t>(c.m * c.n), 0x5a5a5a5a);
+  for (const auto& [m0, m1] : {std::pair{int64_t{0}, row_cut}, std::pair{row_cut, c.m}}) {
+    kernels::igemm_rows(packed, src, m0, m1, 0, half, by_rows.data(), c.n);
+    kernels::igemm_rows(packed, src, m0, m1, half, c.n, by_rows.data(), c.n);
+  }
+  CHECK(by_rows == want);
+
+  // B packed once (depth blocks packed in any order, as threads take them), then row blocks.
+  if (c.n <= kernels::int_packed_b_max_cols()) {
+    std::vector<int32_t> once(static_cast<std::size_t>(c.m * c.n), 0x5a5a5a5a);
+    kernels::PackedInt8B packed_b(packed, src, 0, c.n);
+    for (int64_t block = packed_b.depth_blocks() - 1; block >= 0; --block)
+      packed_b.pack_block(block);
+    packed_b.multiply(row_cut, c.m, once.data(), c.n);
+    packed_b.multiply(0, row_cut, once.data(), c.n);
+    CHECK(once == want);
+  }
 }
 
 }  // namespace
@@ -101,6 +126,9 @@ TEST_CASE("integer products: every kernel gives the exact sums") {
       {64, 1100, 27, ByteKind::s8, ByteKind::u8, true, false, true},
       {12, 70, 517, ByteKind::u8, ByteKind::s8, false, false, false},
       {33, 45, 1031, ByteKind::s8, ByteKind::u8, true, true, true},
+      // Depths that leave a short last block at 512 values a block (576 = 512 + 64).
+      {40, 49, 576, ByteKind::s8, ByteKind::u8, false, false, true},
+      {24, 196, 1152, ByteKind::s8, ByteKind::u8, true, true, false},
   };
   unsigned seed = 1;
   for (IntLevel level : int_levels_this_cpu_runs())
