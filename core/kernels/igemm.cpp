@@ -300,7 +300,8 @@ int64_t int_packed_b_max_cols() {
   return kNc;
 }
 
-PackedInt8B::PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1)
+PackedInt8B::PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1,
+                         std::vector<uint8_t>& storage)
     : a_(a), b_(b), n0_(n0), cols_(n1 - n0) {
   if (b.k != a.k()) throw std::invalid_argument("igemm: A and B disagree on k");
   if (cols_ <= 0 || cols_ > kNc) throw std::invalid_argument("PackedInt8B: 1 to 512 columns");
@@ -308,7 +309,9 @@ PackedInt8B::PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64
   block_quads_ = depth_block_quads(a.quads());
   depth_blocks_ = a.quads() == 0 ? 0 : (a.quads() + block_quads_ - 1) / block_quads_;
   // Every block but the last is block_quads_ deep; all are laid out at that stride.
-  data_.resize(static_cast<std::size_t>(depth_blocks_ * tiles_ * block_quads_ * kIntNr * 4));
+  const auto bytes = static_cast<std::size_t>(depth_blocks_ * tiles_ * block_quads_ * kIntNr * 4);
+  if (storage.size() < bytes) storage.resize(bytes);  // pack_block writes every byte it reads
+  data_ = storage.data();
   if (a.has_zero()) col_sums_.assign(static_cast<std::size_t>(depth_blocks_ * cols_), 0);
 }
 
@@ -318,7 +321,7 @@ void PackedInt8B::pack_block(int64_t block) {
   const uint8_t* src = nullptr;
   int64_t ld = 0;
   b_rows(b_, k0, rows, n0_, cols_, int_scratch().rows, src, ld);
-  uint8_t* out = data_.data() + block * tiles_ * block_quads_ * kIntNr * 4;
+  uint8_t* out = data_ + block * tiles_ * block_quads_ * kIntNr * 4;
   pack_b_block(src, ld, rows, cols_, quads, flip_for(b_.kind, ByteKind::u8), out,
                col_sums_.empty() ? nullptr : col_sums_.data() + block * cols_);
 }
@@ -329,8 +332,8 @@ void PackedInt8B::multiply(int64_t m0, int64_t m1, int32_t* c, int64_t ldc) cons
     throw std::invalid_argument("igemm: rows not from a register tile's start within A");
   for (int64_t block = 0; block < depth_blocks_; ++block) {
     const int64_t qb = block * block_quads_, quads = std::min(block_quads_, a_.quads() - qb);
-    multiply_block(a_, data_.data() + block * tiles_ * block_quads_ * kIntNr * 4, qb, quads, m0, m1,
-                   cols_, c + n0_, ldc);
+    multiply_block(a_, data_ + block * tiles_ * block_quads_ * kIntNr * 4, qb, quads, m0, m1, cols_,
+                   c + n0_, ldc);
   }
   if (depth_blocks_ == 0)
     for (int64_t i = m0; i < m1; ++i) std::fill(c + i * ldc + n0_, c + i * ldc + n0_ + cols_, 0);

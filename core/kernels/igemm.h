@@ -95,7 +95,10 @@ int64_t int_row_align();
 // depth blocks: each thread may pack some with pack_block, then the products read the whole.
 class PackedInt8B {
  public:
-  PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1);
+  // The packed bytes go in `storage` (the caller's, kept between runs so that no run allocates
+  // or faults in its pages again); it must outlive this object and not be shared meanwhile.
+  PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1,
+              std::vector<uint8_t>& storage);
   int64_t depth_blocks() const { return depth_blocks_; }
   // Packs depth block `block` (k rows from block * block_quads() * 4 on) into this object.
   void pack_block(int64_t block);
@@ -107,7 +110,7 @@ class PackedInt8B {
   const PackedInt8A& a_;
   const Int8B& b_;
   int64_t n0_, cols_, tiles_, depth_blocks_, block_quads_;
-  std::vector<uint8_t> data_;
+  uint8_t* data_ = nullptr;
   std::vector<int32_t> col_sums_;  // per depth block, cols_ each
 };
 int64_t int_packed_b_max_cols();

@@ -648,35 +648,6 @@ void conv_in_place(const KernelContext& ctx, const ConvGeometry& g, const float*
 // 512 -> 512 layer on one thread took 1.62 ms as W x cols, 1.40 ms transposed.
 constexpr int64_t kTransposedMaxPositions = 49;
 
-// The columns of channels [c0, c1) of a small 2-D plane: each channel copied once into a zero
-// border (`padded`, the calling thread's), so that every row of columns is runs of the padded
-// plane without edge tests. im2col_rows's per-run edge work was a quarter of a 3x3 layer on a
-// 7x7 plane of 224 channels.
-void im2col_small_plane(const Window& win, const float* xg, int64_t c0, int64_t c1, float* cols) {
-  const int64_t ih = win.in[0], iw = win.in[1], oh = win.out[0], ow = win.out[1];
-  const int64_t top = win.pad_begin[0], left = win.pad_begin[1];
-  const int64_t kh = win.kernel[0], kw = win.kernel[1], sh = win.stride[0], sw = win.stride[1];
-  const int64_t dh = win.dilation[0], dw = win.dilation[1];
-  // The padded plane spans every tap the windows read (pads at the end may be shorter).
-  const int64_t ph = std::max(top + ih, (oh - 1) * sh + (kh - 1) * dh + 1);
-  const int64_t pw = std::max(left + iw, (ow - 1) * sw + (kw - 1) * dw + 1);
-  thread_local std::vector<float> padded;
-  padded.assign(static_cast<std::size_t>(ph * pw), 0.0f);
-  for (int64_t c = c0; c < c1; ++c) {
-    const float* x = xg + c * ih * iw;
-    for (int64_t y = 0; y < ih; ++y)
-      for (int64_t i = 0; i < iw; ++i)
-        padded[static_cast<std::size_t>((top + y) * pw + left + i)] = x[y * iw + i];
-    float* dst = cols + (c - c0) * kh * kw * oh * ow;
-    for (int64_t ky = 0; ky < kh; ++ky)
-      for (int64_t kx = 0; kx < kw; ++kx)
-        for (int64_t oy = 0; oy < oh; ++oy) {
-          const float* src = padded.data() + (oy * sh + ky * dh) * pw + kx * dw;
-          for (int64_t ox = 0; ox < ow; ++ox) *dst++ = src[ox * sw];
-        }
-  }
-}
-
 // dst (cols x rows, row stride dst_ld) = src^T, src being rows x cols with row stride ld. In
 // strips of 16 columns, so that each row of src gives one cache line per strip: reading a
 // column at a time, the rows' lines (ld floats apart: 2 KiB for 512 channels) fell in the same
@@ -713,8 +684,10 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
   // Output channels in whole register tiles per thread; where there are fewer tiles than
   // threads (DenseNet's 3x3 layers of 32 channels on 7x7: one tile, one thread busy), the
   // positions are split too, in whole panels of the packed columns.
+  // Several pieces a thread, handed out as threads free up: with one static half each, the
+  // node waited for whichever core the host slowed (MobileNetV2's 320 -> 1280 layer).
   const int64_t col_units = (mg + align - 1) / align;
-  const int64_t col_pieces = std::min<int64_t>(ctx.threads(), col_units);
+  const int64_t col_pieces = std::min<int64_t>(ctx.threads() * kTasksPerThread, col_units);
   const int64_t row_pieces =
       col_units < ctx.threads()
           ? std::min<int64_t>(ctx.threads(), (ohw + layout.panel - 1) / layout.panel)
@@ -744,7 +717,7 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
       thread_local std::vector<float> cols;  // this chunk's columns, plain
       scratch_of(cols, static_cast<std::size_t>((c1 - c0) * kernel * ohw));
       if (win.rank() == 2)
-        im2col_small_plane(win, xg, c0, c1, cols.data());
+        im2col_rows_padded(win, xg, c0 * kernel, c1 * kernel, cols.data(), ohw, 0.0f);
       else
         im2col_rows(win, xg, c0 * kernel, c1 * kernel, 0, ohw, cols.data(), ohw);
       kernels::pack_b_rows(layout, cols.data(), ohw, c0 * kernel, c1 * kernel, packed.data());

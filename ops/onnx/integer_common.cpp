@@ -379,6 +379,9 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
   // The padding holds x's zero point, as stored: it then adds nothing to the sums.
   const auto pad = static_cast<uint8_t>(zx[0]);
   const bool pointwise = win.is_pointwise();
+  // Planes of few positions are made whole (the products that pack B once): through a padded
+  // copy of each channel, whose runs need no edge tests.
+  const bool padded_rows = win.rank() == 2 && ohw <= kernels::int_packed_b_max_cols();
   auto item_b = [&](int64_t item) {
     const uint8_t* xg = x_bytes + ((item / g.group) * g.in_channels + (item % g.group) * cg) * ihw;
     kernels::Int8B src;
@@ -390,9 +393,12 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
       src.data = xg;
       src.ldb = ihw;
     } else {
-      src.produce = [&win, xg, pad](int64_t k0, int64_t k1, int64_t n0, int64_t n1, uint8_t* out,
-                                    int64_t ld) {
-        nn::im2col_rows(win, xg, k0, k1, n0, n1, out, ld, pad);
+      src.produce = [&win, xg, pad, padded_rows, ohw](int64_t k0, int64_t k1, int64_t n0,
+                                                      int64_t n1, uint8_t* out, int64_t ld) {
+        if (padded_rows && n0 == 0 && n1 == ohw)
+          nn::im2col_rows_padded(win, xg, k0, k1, out, ld, pad);
+        else
+          nn::im2col_rows(win, xg, k0, k1, n0, n1, out, ld, pad);
       };
     }
     return src;
@@ -413,7 +419,8 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
     for (int64_t item = 0; item < items; ++item) {
       const kernels::Int8B src = item_b(item);
       const auto& a = packed[static_cast<std::size_t>(item % g.group)];
-      kernels::PackedInt8B b(a, src, 0, ohw);
+      thread_local std::vector<uint8_t> caller_storage;  // reached by the workers by reference
+      kernels::PackedInt8B b(a, src, 0, ohw, caller_storage);
       ctx.parallel_for(b.depth_blocks(), 1, [&](int64_t lo, int64_t hi) {
         for (int64_t block = lo; block < hi; ++block) b.pack_block(block);
       });

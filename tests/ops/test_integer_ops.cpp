@@ -75,7 +75,9 @@ TEST_CASE("ConvInteger on the integer kernels: groups, strides, padding, dilatio
       "<group = 2, strides = [2, 2], pads = [2, 2, 2, 2], dilations = [2, 2]>";
   const auto want =
       conv2d_by_definition(x, c, h, wd, 131, w, m, 3, 3, wz, group, stride, pad, dil, oh, ow);
-  for (int threads : {1, 2}) {
+  // One thread: column blocks; two and three: the 7x9 plane's columns made once (through the
+  // padded copies, the padding holding xz), then row blocks of the filters.
+  for (int threads : {1, 2, 3}) {
     CAPTURE(threads);
     auto out = run(model(10, "g (uint8" + shape_x + " x, int8" + shape_w + " w, uint8 xz, int8[" +
                                  std::to_string(m) + "] wz) => (int32 y) { y = ConvInteger " +

@@ -105,7 +105,8 @@ void check_case(const Case& c, IntLevel level, unsigned seed) {
   // B packed once (depth blocks packed in any order, as threads take them), then row blocks.
   if (c.n <= kernels::int_packed_b_max_cols()) {
     std::vector<int32_t> once(static_cast<std::size_t>(c.m * c.n), 0x5a5a5a5a);
-    kernels::PackedInt8B packed_b(packed, src, 0, c.n);
+    std::vector<uint8_t> storage(7, 0xee);  // too small, and dirty: resized and overwritten
+    kernels::PackedInt8B packed_b(packed, src, 0, c.n, storage);
     for (int64_t block = packed_b.depth_blocks() - 1; block >= 0; --block)
       packed_b.pack_block(block);
     packed_b.multiply(row_cut, c.m, once.data(), c.n);
