@@ -212,6 +212,12 @@ IntGrid int_grid(int64_t items, int64_t rows, int64_t cols, int64_t threads, int
   IntGrid grid;
   const int64_t fewest = (cols + max_cols - 1) / max_cols;
   grid.col_blocks = std::clamp<int64_t>(per_item, fewest, std::max<int64_t>(1, col_units));
+  // A multiple of the threads where the columns allow: 13 blocks of a 56x56 plane (256 columns
+  // at most each) kept one thread busy for a block longer than the other.
+  if (threads > 1 && items % threads != 0) {
+    const int64_t even = (grid.col_blocks + threads - 1) / threads * threads;
+    if (even <= col_units) grid.col_blocks = even;
+  }
   if (grid.col_blocks < per_item)
     grid.row_blocks = std::min(row_units, (per_item + grid.col_blocks - 1) / grid.col_blocks);
   return grid;
