@@ -42,9 +42,10 @@ bool is_identity_permutation(const AxisPermutation& p) {
 
 // q's readers read `value` instead of q's output, and q goes; refused (false) where q's output
 // is a graph output or a subgraph reads it by name.
-bool bypass_permutation(ir::Graph& g, ir::Node& q, const std::string& value) {
+bool bypass_permutation(const FusionSupport& support, ir::Graph& g, ir::Node& q,
+                        const std::string& value) {
   const std::string out = q.outputs()[0];
-  if (FusionSupport::read_outside_nodes(g).count(out)) return false;
+  if (support.read_outside(g, out)) return false;
   if (!g.replace_all_uses(out, value)) return false;
   (void)g.remove_node(q, ir::Graph::Removal::force);
   return true;
@@ -54,7 +55,7 @@ bool cancel_permutation(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   const FusionSupport::Resolved qr = support.resolve(q);
   const std::optional<AxisPermutation> second = permutation_of(support, g, q, qr);
   if (!second) return false;
-  if (is_identity_permutation(*second)) return bypass_permutation(g, q, q.inputs()[0]);
+  if (is_identity_permutation(*second)) return bypass_permutation(support, g, q, q.inputs()[0]);
   int output = 0;
   ir::Node* p = g.producer(q.inputs()[0], &output);
   if (!p || output != 0 || !qr.schema->make_permutation) return false;
@@ -67,12 +68,12 @@ bool cancel_permutation(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   const std::string x = p->inputs()[0];
   const std::string between = q.inputs()[0];
   // Where q's output must keep its name (a graph output), q stays, permuting x by `composed`.
-  const bool gone = is_identity_permutation(composed) && bypass_permutation(g, q, x);
+  const bool gone = is_identity_permutation(composed) && bypass_permutation(support, g, q, x);
   if (!gone) {
     qr.schema->make_permutation(q.mutable_proto(), composed);
     if (!g.set_node_input(q, 0, x)) return false;
   }
-  if (!g.is_used(between) && !FusionSupport::read_outside_nodes(g).count(between))
+  if (!g.is_used(between) && !support.read_outside(g, between))
     (void)g.remove_node(*p, ir::Graph::Removal::force);
   return true;
 }

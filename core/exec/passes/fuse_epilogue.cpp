@@ -79,7 +79,7 @@ bool fold_swish(FusionSupport& support, ir::Graph& g, ir::Node& q) {
     int output = 0;
     ir::Node* p = g.producer(x, &output);
     if (!p || output != 0 || p->outputs().size() != 1 || g.uses(x).size() != 2 ||
-        FusionSupport::read_outside_nodes(g).count(x))
+        support.read_outside(g, x))
       continue;
     const FusionSupport::Resolved pr = support.resolve(*p);
     if (!pr.schema || !pr.schema->takes_epilogue) continue;

@@ -87,6 +87,12 @@ std::set<std::string> FusionSupport::read_outside_nodes(const ir::Graph& g) {
   return read;
 }
 
+bool FusionSupport::read_outside(const ir::Graph& g, const std::string& value) const {
+  auto it = read_outside_.find(&g);
+  if (it == read_outside_.end()) it = read_outside_.emplace(&g, read_outside_nodes(g)).first;
+  return it->second.count(value) > 0;
+}
+
 ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& value,
                                            const ir::Node& reader) const {
   int output = 0;
@@ -94,7 +100,7 @@ ir::Node* FusionSupport::sole_producer_for(ir::Graph& g, const std::string& valu
   if (!p || output != 0 || p->outputs().size() != 1) return nullptr;
   const auto& uses = g.uses(value);
   if (uses.size() != 1 || uses.front().node != &reader) return nullptr;
-  return read_outside_nodes(g).count(value) ? nullptr : p;
+  return read_outside(g, value) ? nullptr : p;
 }
 
 std::optional<FusionSupport::Pair> FusionSupport::pair_with_producer(
