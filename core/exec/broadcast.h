@@ -45,7 +45,16 @@ template <std::size_t N, class Row>
 void walk_rows(const Broadcast& p, int64_t begin, int64_t end, Row&& row) {
   const std::size_t outer_rank = p.dims.size() - 1;
   const int64_t inner = p.dims.back();
-  std::vector<int64_t> idx(outer_rank, 0);
+  // The odometer on the stack for the ranks plans have (merged dims, rarely past 4): the region
+  // kernel walks each block of 512 elements anew, and a vector here was an allocation each.
+  constexpr std::size_t kStackRank = 8;
+  std::array<int64_t, kStackRank> stack_idx{};
+  std::vector<int64_t> heap_idx;
+  int64_t* idx = stack_idx.data();
+  if (outer_rank > kStackRank) {
+    heap_idx.assign(outer_rank, 0);
+    idx = heap_idx.data();
+  }
   std::array<int64_t, N> base{};
   int64_t outer = begin / inner, pos = begin % inner;
   for (std::size_t d = outer_rank; d-- > 0;) {
