@@ -315,14 +315,17 @@ PackedInt8B::PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64
   if (a.has_zero()) col_sums_.assign(static_cast<std::size_t>(depth_blocks_ * cols_), 0);
 }
 
+uint8_t* PackedInt8B::block_data(int64_t block) const {
+  return data_ + block * tiles_ * block_quads_ * kIntNr * 4;
+}
+
 void PackedInt8B::pack_block(int64_t block) {
   const int64_t qb = block * block_quads_, quads = std::min(block_quads_, a_.quads() - qb);
   const int64_t k0 = qb * 4, rows = std::min(a_.k(), k0 + quads * 4) - k0;
   const uint8_t* src = nullptr;
   int64_t ld = 0;
   b_rows(b_, k0, rows, n0_, cols_, int_scratch().rows, src, ld);
-  uint8_t* out = data_ + block * tiles_ * block_quads_ * kIntNr * 4;
-  pack_b_block(src, ld, rows, cols_, quads, flip_for(b_.kind, ByteKind::u8), out,
+  pack_b_block(src, ld, rows, cols_, quads, flip_for(b_.kind, ByteKind::u8), block_data(block),
                col_sums_.empty() ? nullptr : col_sums_.data() + block * cols_);
 }
 
@@ -332,8 +335,7 @@ void PackedInt8B::multiply(int64_t m0, int64_t m1, int32_t* c, int64_t ldc) cons
     throw std::invalid_argument("igemm: rows not from a register tile's start within A");
   for (int64_t block = 0; block < depth_blocks_; ++block) {
     const int64_t qb = block * block_quads_, quads = std::min(block_quads_, a_.quads() - qb);
-    multiply_block(a_, data_ + block * tiles_ * block_quads_ * kIntNr * 4, qb, quads, m0, m1, cols_,
-                   c + n0_, ldc);
+    multiply_block(a_, block_data(block), qb, quads, m0, m1, cols_, c + n0_, ldc);
   }
   if (depth_blocks_ == 0)
     for (int64_t i = m0; i < m1; ++i) std::fill(c + i * ldc + n0_, c + i * ldc + n0_ + cols_, 0);

@@ -100,13 +100,14 @@ class PackedInt8B {
   PackedInt8B(const PackedInt8A& a, const Int8B& b, int64_t n0, int64_t n1,
               std::vector<uint8_t>& storage);
   int64_t depth_blocks() const { return depth_blocks_; }
-  // Packs depth block `block` (k rows from block * block_quads() * 4 on) into this object.
+  // Packs depth block `block` of B's rows into this object.
   void pack_block(int64_t block);
   // Rows [m0, m1) of C (m0 a multiple of int_row_align()) for these columns, as igemm_rows.
   void multiply(int64_t m0, int64_t m1, int32_t* c, int64_t ldc) const;
 
  private:
-  int64_t block_quads() const { return block_quads_; }
+  // Where depth block `block` starts: every block is laid out block_quads_ deep.
+  uint8_t* block_data(int64_t block) const;
   const PackedInt8A& a_;
   const Int8B& b_;
   int64_t n0_, cols_, tiles_, depth_blocks_, block_quads_;

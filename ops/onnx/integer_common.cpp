@@ -190,9 +190,10 @@ std::vector<int32_t> zero_points(const NodeInfo& ctx, const Tensor* zero, const 
 
 // How the products of `items` matrices of rows x cols are cut into tasks for the threads: column
 // blocks of whole 32-column tiles (at most max_cols wide), and, where that leaves too few tasks to
-// even the threads out, row blocks of whole register tiles too. Each row block packs its column
-// block's B again, which costs little next to the product where the columns are few: a 7x7 plane
-// went to two tasks of 32 and 17 columns (one thread idle a third of the time), a 14x14 one to
+// even the threads out, row blocks of whole register tiles too (a convolution's then share one
+// packed B: shared_b_grid; a matrix product's pack theirs, little next to the product where the
+// columns are few). Column blocks of 32 alone cut a 7x7 plane into
+// two tasks of 32 and 17 columns (one thread idle a third of the time), a 14x14 one into
 // 64 + 64 + 64 + 4 (loads 128 and 68).
 struct IntGrid {
   int64_t row_blocks = 1, col_blocks = 1;
@@ -221,6 +222,13 @@ IntGrid int_grid(int64_t items, int64_t rows, int64_t cols, int64_t threads, int
   if (grid.col_blocks < per_item)
     grid.row_blocks = std::min(row_units, (per_item + grid.col_blocks - 1) / grid.col_blocks);
   return grid;
+}
+
+// The grid of products whose row blocks share one B packed once (kernels::PackedInt8B): all
+// columns in one block, the rows in about kIntTasksPerThread blocks a thread.
+IntGrid shared_b_grid(int64_t rows, int64_t threads) {
+  const int64_t row_units = (rows + kernels::int_row_align() - 1) / kernels::int_row_align();
+  return {std::min(row_units, kIntTasksPerThread * threads), 1};
 }
 
 // Rows and columns of task t of an item cut by `grid`.
@@ -416,12 +424,10 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
   // Blocks whose sums a finish reads back while they are in L2 (256 KiB of them at 256
   // channels).
   constexpr int64_t kFinishedColumns = 256;
-  IntGrid grid = int_grid(items, mg, ohw, ctx.threads(), finish ? kFinishedColumns : ohw);
+  const IntGrid grid = int_grid(items, mg, ohw, ctx.threads(), finish ? kFinishedColumns : ohw);
   if (grid.row_blocks > 1 && ohw <= kernels::int_packed_b_max_cols()) {
     // Few positions: each item's B made and packed once, by all threads, then its row blocks.
-    grid.col_blocks = 1;
-    grid.row_blocks = std::min((mg + kernels::int_row_align() - 1) / kernels::int_row_align(),
-                               kIntTasksPerThread * ctx.threads());
+    const IntGrid rows_grid = shared_b_grid(mg, ctx.threads());
     for (int64_t item = 0; item < items; ++item) {
       const kernels::Int8B src = item_b(item);
       const auto& a = packed[static_cast<std::size_t>(item % g.group)];
@@ -430,9 +436,9 @@ void conv_int32(const KernelContext& ctx, const nn::ConvGeometry& g, const Tenso
       ctx.parallel_for(b.depth_blocks(), 1, [&](int64_t lo, int64_t hi) {
         for (int64_t block = lo; block < hi; ++block) b.pack_block(block);
       });
-      ctx.parallel_for(grid.row_blocks, 1, [&](int64_t lo, int64_t hi) {
+      ctx.parallel_for(rows_grid.row_blocks, 1, [&](int64_t lo, int64_t hi) {
         for (int64_t t = lo; t < hi; ++t) {
-          const IntPiece piece = int_piece(grid, mg, ohw, t);
+          const IntPiece piece = int_piece(rows_grid, mg, ohw, t);
           b.multiply(piece.r0, piece.r1, item_y(item), ohw);
           if (finish) finish(item / g.group, item % g.group, piece.r0, piece.r1, 0, ohw);
         }
