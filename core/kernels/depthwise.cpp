@@ -35,12 +35,12 @@ int64_t depthwise_scratch(const PlaneWindow& p) {
 // thread, medians, with the AVX-512 blocks' rows of runs: 14x14 planes of 384 channels took
 // 0.045 ms by blocks against 0.046 by planes, of 576 0.068-0.071 against 0.071-0.072, 28 -> 14
 // with stride 2 of 192 channels 0.042 against 0.051-0.055; 28x28 planes of 192 channels 0.078
-// against 0.070, 56 -> 28 with stride 2 of 144 0.127 against 0.108. Below AVX-512 (8 lanes, the
-// blocks' positions moved a float at a time) 7x7 planes of 960 channels took 0.097 ms by blocks
-// against 0.145 ms by planes, 14 -> 7 with stride 2 of 576 channels 0.068 against 0.179; 14x14
-// planes of 576 channels 0.153 by blocks against 0.100 by planes.
-constexpr int64_t kChannelBlockMaxOutputs = 64;
-constexpr int64_t kChannelBlockMaxOutputsAvx512 = 196;
+// against 0.070, 56 -> 28 with stride 2 of 144 0.127 against 0.108. With AVX2 (8 lanes, the
+// blocks' positions through 8x8 transposes, the planes' rows a band a call), chains of ten
+// layers with Clip, min of 5 alternated runs: 14x14 of 384 channels 0.80 ms by blocks against
+// 0.92 by planes (two threads 0.48 against 0.51); 28x28 of 192 1.34 against 1.21; 56x56 of 144
+// 4.03 against 2.80. (Before the transposes, 14x14 went better by planes.)
+constexpr int64_t kChannelBlockMaxOutputs = 196;
 
 bool depthwise_direct_stride2(const PlaneWindow& p) {
   return p.kernel_h == 3 && p.kernel_w == 3 && p.stride_h == 2 && p.stride_w == 2 &&
@@ -52,7 +52,7 @@ bool depthwise_by_channels(const PlaneWindow& p) {
   // Below AVX-512 the direct stride-2 planes beat the blocks even on small planes: 14 -> 7 of
   // 576 channels 0.064 ms against 0.112 on one thread, 0.034-0.042 against 0.063-0.096 on two.
   if (!wide && depthwise_direct_stride2(p)) return false;
-  return p.out_h * p.out_w <= (wide ? kChannelBlockMaxOutputsAvx512 : kChannelBlockMaxOutputs);
+  return p.out_h * p.out_w <= kChannelBlockMaxOutputs;
 }
 
 int64_t depthwise_channels_scratch(const PlaneWindow& p) {
