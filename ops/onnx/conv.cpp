@@ -18,6 +18,7 @@
 #include "core/kernels/depthwise.h"
 #include "core/kernels/im2col.h"
 #include "core/kernels/quantize.h"
+#include "core/kernels/transpose.h"
 #include "core/kernels/vmath.h"
 #include "core/kernels/winograd.h"
 #include "core/registry/fusion.h"
@@ -657,22 +658,6 @@ void conv_in_place(const KernelContext& ctx, const ConvGeometry& g, const float*
 // 512 -> 512 layer on one thread took 1.62 ms as W x cols, 1.40 ms transposed.
 constexpr int64_t kTransposedMaxPositions = 49;
 
-// dst (cols x rows, row stride dst_ld) = src^T, src being rows x cols with row stride ld. In
-// strips of 16 columns, so that each row of src gives one cache line per strip: reading a
-// column at a time, the rows' lines (ld floats apart: 2 KiB for 512 channels) fell in the same
-// few L1 sets and every read missed.
-void transpose_block(const float* src, int64_t ld, int64_t rows, int64_t cols, float* dst,
-                     int64_t dst_ld) {
-  constexpr int64_t kStrip = 16;
-  for (int64_t c0 = 0; c0 < cols; c0 += kStrip) {
-    const int64_t c1 = std::min(cols, c0 + kStrip);
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* in = src + r * ld;
-      for (int64_t c = c0; c < c1; ++c) dst[c * dst_ld + r] = in[c];
-    }
-  }
-}
-
 // Y_g^T = cols^T x W_g^T for planes of few positions: the positions are the product's rows (49
 // of them take 56 in register tiles, where as columns they took 64) and W, by far the larger
 // operand, is the packed B, each thread streaming the part for its own output channels once.
@@ -747,7 +732,7 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
         args.ldc = mg;
         kernels::gemm_packed_b(args);
         float* yg = y + y_offset + c0 * ohw;
-        transpose_block(yt.data() + r0 * mg + c0, mg, r1 - r0, c1 - c0, yg + r0, ohw);
+        kernels::transpose_f32(yt.data() + r0 * mg + c0, mg, r1 - r0, c1 - c0, yg + r0, ohw);
         finish_rows(b ? b + grp * mg + c0 : nullptr, w.epilogue,
                     w.residual ? w.residual + y_offset + c0 * ohw : nullptr, c1 - c0, r0, r1, yg,
                     ohw);
