@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/infer/helpers.h"
+#include "core/kernels/transpose.h"
 
 namespace onnxtool::ops {
 
@@ -171,6 +172,45 @@ bool copy_row_pieces(const CopyPlan& p, int64_t src0, int64_t dst0, int64_t rows
   return true;
 }
 
+// Output rows of a float copy cut into pieces of at least this many when they are few.
+constexpr int64_t kTransposePieceRows = 64;
+
+// A float copy whose innermost output dim walks the source with a stride while another dim is
+// contiguous in the source (NCHW -> NHWC, a key's [seq, heads, dim] -> [heads, dim, seq]): 2-D
+// transposes of that dim against the innermost one, in kernels::transpose_f32's blocks, rather
+// than a float at a time at a stride. Returns false where the copy is not such a one.
+bool copy_as_transposes(const CopyPlan& p, int64_t src0, int64_t dst0, const float* s, float* d,
+                        const KernelContext* ctx) {
+  const std::size_t last = p.shape.size() - 1;
+  if (last == 0 || p.dst[last] != 1 || p.src[last] == 1) return false;
+  std::size_t k = last;
+  for (std::size_t i = 0; i < last; ++i)
+    if (p.src[i] == 1) k = i;
+  if (k == last || p.shape[k] < 8 || p.shape[last] < 8) return false;
+  // The plan without dim k: each of its rows one transpose, of p.shape[last] source rows
+  // (p.src[last] apart) by p.shape[k] columns.
+  CopyPlan q = p;
+  q.shape.erase(q.shape.begin() + static_cast<std::ptrdiff_t>(k));
+  q.src.erase(q.src.begin() + static_cast<std::ptrdiff_t>(k));
+  q.dst.erase(q.dst.begin() + static_cast<std::ptrdiff_t>(k));
+  const int64_t inner = p.shape[last], cols = p.shape[k], src_ld = p.src[last], dst_ld = p.dst[k];
+  const int64_t blocks = shape_product(q.shape) / inner;
+  const int64_t threads = ctx ? ctx->threads() : 1;
+  const int64_t pieces =
+      blocks >= 2 * threads
+          ? 1
+          : std::max<int64_t>(1, std::min(2 * threads, inner / kTransposePieceRows));
+  parallel_rows(ctx, blocks * pieces, inner / pieces * cols * 4, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t j0 = t % pieces * inner / pieces, j1 = (t % pieces + 1) * inner / pieces;
+      walk_rows(q, src0, dst0, t / pieces, t / pieces + 1, [&](int64_t so, int64_t dso) {
+        kernels::transpose_f32(s + so + j0 * src_ld, src_ld, j1 - j0, cols, d + dso + j0, dst_ld);
+      });
+    }
+  });
+  return true;
+}
+
 }  // namespace
 
 void parallel_rows(const KernelContext* ctx, int64_t n, int64_t cost,
@@ -226,6 +266,10 @@ void strided_copy(const Tensor& src, const Layout& from, Tensor& dst, const Layo
   const RunFn run = run_for_width(w);
   const bool contiguous = ss == 1 && ds == 1;
   if (contiguous && copy_row_pieces(p, from.offset, to.offset, rows, inner, w, s, d, ctx)) return;
+  if (src.dtype() == DataType::float32 &&
+      copy_as_transposes(p, from.offset, to.offset, src.data<float>(), dst.mutable_data<float>(),
+                         ctx))
+    return;
   parallel_rows(ctx, rows, inner * iw, [&](int64_t b, int64_t e) {
     walk_rows(p, from.offset, to.offset, b, e, [&](int64_t so, int64_t dso) {
       if (contiguous)

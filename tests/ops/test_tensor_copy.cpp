@@ -131,6 +131,51 @@ TEST_CASE("the hot data-movement kernels give the same bytes on one thread and o
   check_threads_agree({"Split", {big}, "axis = 1", 21, 2});
 }
 
+// Float transposes whose innermost output dim walks the input at a stride while another dim is
+// contiguous there go as 2-D transposes in 8x8 blocks (copy_as_transposes): on sizes off the
+// blocks, one block or many, on one thread and on three, every element is where the reference
+// loop puts it.
+TEST_CASE("Transpose of floats by 2-D blocks agrees with the reference loop") {
+  struct Case {
+    Shape shape;
+    std::vector<int64_t> perm;
+  };
+  const std::vector<Case> cases = {{{129, 67}, {1, 0}},
+                                   {{8, 8}, {1, 0}},
+                                   {{1, 13, 9, 70}, {0, 2, 3, 1}},
+                                   {{2, 70, 9, 13}, {0, 3, 1, 2}},
+                                   {{3, 50, 17}, {2, 0, 1}},
+                                   {{1, 128, 12, 64}, {0, 2, 3, 1}},
+                                   {{9, 8, 300}, {2, 1, 0}},
+                                   {{7, 1000}, {1, 0}}};
+  std::mt19937 rng(11);
+  for (const Case& c : cases) {
+    const Tensor x = random_tensor(DataType::float32, c.shape, rng);
+    const auto in_strides = contiguous_strides(c.shape);
+    Shape out_shape;
+    Layout from{0, {}};
+    std::string perm = "perm = [";
+    for (std::size_t k = 0; k < c.perm.size(); ++k) {
+      const auto p = static_cast<std::size_t>(c.perm[k]);
+      out_shape.push_back(c.shape[p]);
+      from.strides.push_back(in_strides[p]);
+      perm += (k ? ", " : "") + std::to_string(c.perm[k]);
+    }
+    perm += "]";
+    Tensor ref(DataType::float32, out_shape);
+    strided_copy_reference(x, from, ref, Layout{0, contiguous_strides(out_shape)}, out_shape);
+    for (int threads : {1, 3}) {
+      CAPTURE(perm);
+      CAPTURE(threads);
+      Op op{"Transpose", {x}, perm};
+      op.threads = threads;
+      const Tensor y = run1(op);
+      CHECK(y.shape() == out_shape);
+      CHECK(std::memcmp(y.raw(), ref.raw(), ref.nbytes()) == 0);
+    }
+  }
+}
+
 // Concat lists every input's rows in pieces of at most 64 KiB and hands them all to the threads
 // at once: inputs of sizes off the pieces (and a zero-size one), batch 1 and batch 3, every
 // element lands where the plain index arithmetic puts it, on one thread and on four.
