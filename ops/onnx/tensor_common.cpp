@@ -200,12 +200,17 @@ bool copy_as_transposes(const CopyPlan& p, int64_t src0, int64_t dst0, const flo
       blocks >= 2 * threads
           ? 1
           : std::max<int64_t>(1, std::min(2 * threads, inner / kTransposePieceRows));
+  auto rows_of = [&](int64_t j0, int64_t j1) {
+    return [=](int64_t so, int64_t dso) {
+      kernels::transpose_f32(s + so + j0 * src_ld, src_ld, j1 - j0, cols, d + dso + j0, dst_ld);
+    };
+  };
   parallel_rows(ctx, blocks * pieces, inner / pieces * cols * 4, [&](int64_t b, int64_t e) {
+    if (pieces == 1) return walk_rows(q, src0, dst0, b, e, rows_of(0, inner));  // one walk
     for (int64_t t = b; t < e; ++t) {
-      const int64_t j0 = t % pieces * inner / pieces, j1 = (t % pieces + 1) * inner / pieces;
-      walk_rows(q, src0, dst0, t / pieces, t / pieces + 1, [&](int64_t so, int64_t dso) {
-        kernels::transpose_f32(s + so + j0 * src_ld, src_ld, j1 - j0, cols, d + dso + j0, dst_ld);
-      });
+      const int64_t piece = t % pieces;
+      walk_rows(q, src0, dst0, t / pieces, t / pieces + 1,
+                rows_of(piece * inner / pieces, (piece + 1) * inner / pieces));
     }
   });
   return true;
