@@ -107,10 +107,11 @@ void check_levels(bool ta, bool tb, Shape3 s, F alpha, F beta, int64_t pad) {
 
 TEST_CASE("every SIMD variant gives the reference's bits on awkward shapes") {
   // Rows and columns around the register tiles (6 or 8 rows, 16 or 32 columns), depths around
-  // the k block (256), and a single row (its own kernels).
-  const Shape3 shapes[] = {{1, 1, 1},    {1, 37, 300}, {1, 70, 17},   {2, 3, 5},
-                           {7, 33, 16},  {9, 31, 257}, {13, 65, 600}, {17, 530, 40},
-                           {130, 17, 9}, {6, 16, 256}, {8, 32, 512},  {25, 100, 1}};
+  // the k block (256), and a single row (its own kernels). A last tile of 1 to 3 rows spans
+  // several column panels (2 to 4, whole or partial: 3 x 80, 14 x 75, 2 x 64, 25 x 100).
+  const Shape3 shapes[] = {{1, 1, 1},    {1, 37, 300},  {1, 70, 17},   {2, 3, 5},    {7, 33, 16},
+                           {9, 31, 257}, {13, 65, 600}, {17, 530, 40}, {130, 17, 9}, {6, 16, 256},
+                           {8, 32, 512}, {25, 100, 1},  {3, 80, 40},   {14, 75, 70}, {2, 64, 300}};
   for (const Shape3& s : shapes)
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
