@@ -524,6 +524,11 @@ void gemm_packed_b(const PackedBGemmArgs& g) {
   c.ta = g.trans_a;
   c.a = g.a;
   c.lda = g.lda;
+  if (g.col_bias && g.row_bias)
+    throw std::invalid_argument("gemm_packed_b: a bias per row or per column, not both");
+  if (g.col_bias && g.beta != 0.0f)
+    throw std::invalid_argument("gemm_packed_b: an epilogue needs beta 0");
+  c.col_bias = g.col_bias;
   int64_t a_panel_rows = 0;
   if (g.a_packed) {
     const int64_t rows = g.a_rows > 0 ? g.a_rows : g.m;

@@ -179,6 +179,8 @@ struct PackedBGemmArgs {
   float* c = nullptr;
   int64_t ldc = 0;
   const float* row_bias = nullptr;
+  // Or one bias per column of C (at its column 0): the same arithmetic, along the rows.
+  const float* col_bias = nullptr;
   const float* residual = nullptr;
   int64_t ldr = 0;
   Epilogue activation;

@@ -52,15 +52,17 @@ struct Call {
   // and whole panels are read there, past n too (B not transposed, packed or transformed).
   const int64_t* b_rows = nullptr;
   // What happens to each element of C after its last k block, in this order (beta is 0):
-  // + row_bias[i] (null: nothing), + residual[i * ldr + j] (null: nothing), then the
+  // + row_bias[i] (null: nothing), + col_bias[j] (null: nothing; not with row_bias),
+  // + residual[i * ldr + j] (null: nothing), then the
   // activation: act 1 clamps to [act_lo, act_hi], 2 multiplies negatives by act_alpha (the
   // kinds of core/kernels/epilogue.h).
   const F* row_bias = nullptr;
+  const F* col_bias = nullptr;
   const F* residual = nullptr;
   int64_t ldr = 0;
   int act = 0;
   F act_lo = 0, act_hi = 0, act_alpha = 0;
-  bool has_epilogue() const { return row_bias || residual || act != 0; }
+  bool has_epilogue() const { return row_bias || col_bias || residual || act != 0; }
   // Called on each row of a finished tile after it is stored (n of its elements), with
   // finish_ctx: the activations the registers do not apply (core/kernels/epilogue.h), in code
   // compiled for no particular ISA. Null: none.

@@ -413,6 +413,62 @@ TEST_CASE("a packed B gives the reference's bits, whole and in column blocks") {
   }
 }
 
+// A bias per column (a channels-last 1x1 convolution's) and a clamp in the product's epilogue:
+// the bits of the product, then the bias added and the clamp applied element by element, in
+// column blocks whose bias pointer starts at the block; with a row bias too, refused.
+TEST_CASE("a packed-B product's column bias gives the bits of the bias added after it") {
+  for (SimdLevel level : levels_this_cpu_runs()) {
+    if (level == SimdLevel::scalar) continue;
+    for (const Shape3& s : {Shape3{49, 70, 40}, Shape3{13, 33, 300}, Shape3{7, 16, 5}}) {
+      const auto a = random_values<float>(static_cast<std::size_t>(s.m * s.k), 21);
+      const auto b = random_values<float>(static_cast<std::size_t>(s.k * s.n), 22);
+      const auto bias = random_values<float>(static_cast<std::size_t>(s.n), 23);
+      const kernels::PackedB packed(false, s.k, s.n, b.data(), s.n, level);
+      REQUIRE(packed.usable());
+      std::vector<float> want(static_cast<std::size_t>(s.m * s.n), 0.0f);
+      GemmArgs<float> g =
+          product_args(false, false, s, 1.0f, 0.0f, a.data(), s.k, b.data(), s.n, s.n);
+      g.c = want.data();
+      kernels::reference_gemm(g);
+      for (int64_t i = 0; i < s.m; ++i)
+        for (int64_t j = 0; j < s.n; ++j) {
+          float& v = want[static_cast<std::size_t>(i * s.n + j)];
+          v += bias[static_cast<std::size_t>(j)];
+          v = std::min(std::max(v, -0.5f), 0.75f);
+        }
+      const int64_t block = packed.col_align();
+      std::vector<float> got(want.size(), -1.0f);
+      for (int64_t j = 0; j < s.n; j += block) {
+        kernels::PackedBGemmArgs p;
+        p.m = s.m;
+        p.col0 = j;
+        p.n = std::min(block, s.n - j);
+        p.a = a.data();
+        p.lda = s.k;
+        p.b = &packed;
+        p.c = got.data() + j;
+        p.ldc = s.n;
+        p.col_bias = bias.data() + j;
+        p.activation = {kernels::Epilogue::Kind::clamp, -0.5f, 0.75f, 0.0f};
+        kernels::gemm_packed_b(p);
+      }
+      INFO(kernels::simd_level_name(level), " m=", s.m, " n=", s.n, " k=", s.k);
+      CHECK(same_bits(got, want));
+      kernels::PackedBGemmArgs both;
+      both.m = s.m;
+      both.n = s.n;
+      both.a = a.data();
+      both.lda = s.k;
+      both.b = &packed;
+      both.c = got.data();
+      both.ldc = s.n;
+      both.col_bias = bias.data();
+      both.row_bias = bias.data();
+      CHECK_THROWS(kernels::gemm_packed_b(both));
+    }
+  }
+}
+
 TEST_CASE("a packed-B product refuses columns outside the packed matrix") {
   if (kernels::simd_level() == SimdLevel::scalar) return;
   std::vector<float> a(64, 1.0f), b(64 * 40, 1.0f), c(64 * 40, 0.0f);
