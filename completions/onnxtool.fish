@@ -56,7 +56,7 @@ complete -c onnxtool -n '__fish_seen_subcommand_from run' -l max-memory -r -d 's
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l timeout -r -d 'stop a run that takes longer than this many seconds (each --bench run too)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l no-fold -d 'do not fold constant subgraphs at load (--disable-pass fold-constants)'
 complete -c onnxtool -n '__fish_seen_subcommand_from run' -l no-fuse -d 'do not rewrite the graph for speed (fusions: results differ by rounding)'
-complete -c onnxtool -n '__fish_seen_subcommand_from run' -l disable-pass -r -d 'leave out an executor pass (repeatable): fuse-dequantized, fold-constants, widen-float16, cancel-transposes, fuse-channel-affine, fuse-scaled-output, fuse-residual, fuse-epilogue, fuse-input-transform, fuse-elementwise, assemble-concat'
+complete -c onnxtool -n '__fish_seen_subcommand_from run' -l disable-pass -r -d 'leave out an executor pass (repeatable): fuse-dequantized, fold-constants, widen-float16, cancel-transposes, fuse-channel-affine, fuse-scaled-output, fuse-residual, fuse-epilogue, fuse-input-transform, fuse-elementwise, channels-last, assemble-concat'
 complete -c onnxtool -f -n 'not __fish_seen_subcommand_from check info run test shape-infer convert compare diff extract simplify ops completions' -a test -d 'run folders of ONNX backend tests (model + test_data_set_N)'
 complete -c onnxtool -n '__fish_seen_subcommand_from test' -l help -s h -d 'Print this help message and exit'
 complete -c onnxtool -n '__fish_seen_subcommand_from test' -l filter -r -d 'run only tests whose name matches this regex'

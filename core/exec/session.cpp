@@ -17,6 +17,7 @@
 #include "core/exec/blas.h"
 #include "core/exec/large_blocks.h"
 #include "core/exec/passes/cancel_transposes.h"
+#include "core/exec/passes/channels_last.h"
 #include "core/exec/passes/fold_constants.h"
 #include "core/exec/passes/fuse_channel_affine.h"
 #include "core/exec/passes/fuse_dequantized.h"
@@ -160,7 +161,7 @@ std::vector<std::string> executor_pass_names() {
           exec_detail::FuseChannelAffine::kName,  exec_detail::FuseScaledOutput::kName,
           exec_detail::FuseResidual::kName,       exec_detail::FuseEpilogue::kName,
           exec_detail::FuseInputTransform::kName, exec_detail::FuseElementwise::kName,
-          exec_detail::kAssembleConcatName};
+          exec_detail::ChannelsLastValues::kName, exec_detail::kAssembleConcatName};
 }
 
 namespace {
@@ -191,6 +192,9 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
   pipeline.add(std::make_unique<exec_detail::FuseInputTransform>(ctx));
   // Last: the fusions into Conv and MatMul kernels take their activations first.
   pipeline.add(std::make_unique<exec_detail::FuseElementwise>(ctx));
+  // After every fusion into the kernels: which residuals, epilogues and input transforms they
+  // apply decides which layouts they can read and write.
+  pipeline.add(std::make_unique<exec_detail::ChannelsLastValues>(ctx));
   if (!options.fuse) {
     pipeline.set_enabled(exec_detail::FuseDequantized::kName, false);
     pipeline.set_enabled(exec_detail::WidenFloat16::kName, false);
@@ -201,6 +205,7 @@ PassPipeline executor_passes(exec_detail::PlanContext& ctx, const SessionOptions
     pipeline.set_enabled(exec_detail::FuseEpilogue::kName, false);
     pipeline.set_enabled(exec_detail::FuseInputTransform::kName, false);
     pipeline.set_enabled(exec_detail::FuseElementwise::kName, false);
+    pipeline.set_enabled(exec_detail::ChannelsLastValues::kName, false);
   }
   for (const auto& name : options.disabled_passes) pipeline.set_enabled(name, false);
   return pipeline;

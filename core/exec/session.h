@@ -117,6 +117,7 @@ struct SessionStats {
   int64_t function_calls = 0;  // nodes run through a function body
   int64_t assembled = 0;       // concatenations whose producers write into the output
   int64_t placed_inputs = 0;   // their inputs made in place (not copied)
+  int64_t channels_last = 0;   // values held channels-last between two kernels
   double plan_ms = 0;          // planning incl. folding
 };
 

@@ -41,7 +41,10 @@ bool depthwise_by_channels(const PlaneWindow& p);
 
 // A block of channels (up to kDepthwiseChannels for depthwise_channels): input planes
 // x + c * x_stride, each channel's taps at w + c * kernel_h * kernel_w, bias[c] (or none),
-// outputs y + c * y_stride.
+// outputs y + c * y_stride. Channels-last (depthwise_channels only): a position stride of
+// x_positions (y_positions) puts channel c of position q at x + q * x_positions + c (the
+// block's channels of a position together, as in an NHWC image), and x_stride (y_stride) is
+// not read.
 struct ChannelBlock {
   const float* x = nullptr;
   int64_t x_stride = 0;
@@ -50,6 +53,8 @@ struct ChannelBlock {
   float* y = nullptr;
   int64_t y_stride = 0;
   int64_t count = 0;
+  int64_t x_positions = 0;
+  int64_t y_positions = 0;
 };
 
 // Floats of scratch depthwise_channels needs for this geometry.

@@ -67,6 +67,16 @@ int64_t dequantized_inputs_of(const AttrView& attrs) {
   return fused_input_index(attrs, kDequantizedInputsAttribute);
 }
 
+bool channels_last_input_of(const AttrView& attrs) {
+  return attrs.has(kChannelsLastInputAttribute) &&
+         attrs.get_int(kChannelsLastInputAttribute, 0) == 1;
+}
+
+bool channels_last_output_of(const AttrView& attrs) {
+  return attrs.has(kChannelsLastOutputAttribute) &&
+         attrs.get_int(kChannelsLastOutputAttribute, 0) == 1;
+}
+
 int64_t scaled_output_of(const AttrView& attrs) {
   return fused_input_index(attrs, kScaledOutputAttribute);
 }

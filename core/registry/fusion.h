@@ -50,6 +50,14 @@
 // pass over memory per node (fuse-elementwise). Each step is the node's own float arithmetic,
 // so the results keep their bits. Nodes that give an epilogue (above) are steps too.
 //
+// Channels-last values: a value between a node P and its only reader Q may be held with each
+// position's channels together (NHWC for a 4-D value, in place of ONNX's NCHW) when P's kernel
+// can write its output 0 so and Q's can read its input 0 so, and one of the two gains from it
+// (ChannelsLast::gains: a depthwise convolution, whose vectors then run along the channels with
+// no transposes in or out). P then carries kChannelsLastOutputAttribute, Q
+// kChannelsLastInputAttribute (INT 1). The value's shape stays the ONNX one; only its layout in
+// memory changes, and only P and Q see it. Every element is computed as before: the same bits.
+//
 // Widened narrow floats: nodes whose operators compute the same arithmetic in every float type
 // (Trait::float_generic) compute their float16 and bfloat16 values in float32 instead; a node
 // that converts its input element by element (its `conversion` hook gives the type: Cast)
@@ -114,6 +122,8 @@ struct FusionNode {
   // TensorProto::DataType; 0: unknown).
   int64_t output_rank = -1;
   int32_t output_elem = 0;
+  // Output 0's dims as inference found them (-1 where unknown; empty where the rank is).
+  std::vector<int64_t> output_dims;
 };
 
 // Constants for some of a node's inputs, by input index (an index past the listed inputs adds
@@ -162,6 +172,17 @@ struct DequantizedOperand {
 inline constexpr const char* kDequantizedInputsAttribute = "onnxtool.dequantized_inputs";
 int64_t dequantized_inputs_of(const AttrView& attrs);
 
+// What a node's kernel can do with channels-last values (see above): read its input 0 so,
+// write its output 0 so, both at once, and whether it gains from them.
+struct ChannelsLast {
+  bool reads = false, writes = false, both = false, gains = false;
+};
+inline constexpr const char* kChannelsLastInputAttribute = "onnxtool.channels_last_input";
+inline constexpr const char* kChannelsLastOutputAttribute = "onnxtool.channels_last_output";
+// Whether a fusion gave this node a channels-last input 0 (output 0).
+bool channels_last_input_of(const AttrView& attrs);
+bool channels_last_output_of(const AttrView& attrs);
+
 // The index of the scale input (the bias input follows it) of a node whose int32 output became
 // float32 through a scaled-output fusion; -1 when it has none.
 inline constexpr const char* kScaledOutputAttribute = "onnxtool.scaled_output";
@@ -208,6 +229,8 @@ static_assert(
     std::string_view(kInputScaleAttribute).starts_with(kExecutorAttributePrefix) &&
     std::string_view(kInputShiftAttribute).starts_with(kExecutorAttributePrefix) &&
     std::string_view(kInputActivationAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kChannelsLastInputAttribute).starts_with(kExecutorAttributePrefix) &&
+    std::string_view(kChannelsLastOutputAttribute).starts_with(kExecutorAttributePrefix) &&
     std::string_view(kInputActivationParamsAttribute).starts_with(kExecutorAttributePrefix));
 int64_t scaled_output_of(const AttrView& attrs);
 

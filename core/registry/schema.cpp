@@ -480,6 +480,11 @@ VersionRange& VersionRange::takes_input_transform(const TakesInputTransformFn& f
   return *this;
 }
 
+VersionRange& VersionRange::channels_last(const ChannelsLastFn& f) {
+  for (auto* v : versions_) v->channels_last = f;
+  return *this;
+}
+
 // ---- OpDef ---------------------------------------------------------------------------------
 
 VersionBuilder OpDef::since(int since_version) {

@@ -185,6 +185,8 @@ using TakesScaledOutputFn = std::function<bool(const FusionNode&)>;
 struct InputTransform;
 using TransformsInputFn = std::function<bool(const FusionNode&, InputTransform&)>;
 using TakesInputTransformFn = std::function<bool(const FusionNode&, const InputTransform&)>;
+struct ChannelsLast;
+using ChannelsLastFn = std::function<ChannelsLast(const FusionNode&)>;
 // permutes: the node's output 0 is its input 0 with the axes permuted; gives the permutation
 // for an input of this rank (nullopt: not a valid one). make_permutation: sets the attributes
 // that make a node of this operator version permute its input by the given permutation.
@@ -308,6 +310,9 @@ struct OpVersion {
   // its input 0 as it reads it (see kInputScaleAttribute).
   TransformsInputFn transforms_input;
   TakesInputTransformFn takes_input_transform;
+  // channels_last: which channels-last values the node's kernel reads and writes (see
+  // kChannelsLastInputAttribute).
+  ChannelsLastFn channels_last;
 
   // elementwise_step: the node's output 0 is a float32 function of some of its inputs, element
   // by element with numpy broadcasting (gives it as a step of an element-wise region).
@@ -413,6 +418,7 @@ class VersionRange {
   VersionRange& takes_scaled_output(const TakesScaledOutputFn& f);
   VersionRange& transforms_input(const TransformsInputFn& f);
   VersionRange& takes_input_transform(const TakesInputTransformFn& f);
+  VersionRange& channels_last(const ChannelsLastFn& f);
   VersionRange& elementwise_step(const ElementwiseStepFn& f);
   VersionRange& permutes(const PermutesFn& f);
   VersionRange& make_permutation(const MakePermutationFn& f);

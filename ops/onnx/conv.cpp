@@ -149,6 +149,57 @@ kernels::PlaneWindow plane_window_of(const Window& w) {
           h(w.dilation, 1), x(w.dilation), h(w.pad_begin, 0), x(w.pad_begin)};
 }
 
+// A depthwise convolution (one output channel per input channel, 2-D) by blocks of channels:
+// planar X and Y go through the blocks' transposes, channels-last ones (x_last, y_last: see
+// core/exec/passes/channels_last.h) by copies of the positions (kernels::ChannelBlock's
+// x_positions and y_positions).
+void conv_depthwise_blocks(const KernelContext& ctx, const ConvGeometry& g, const float* x,
+                           const Operands<float>& ops, const float* b, float* y, bool x_last,
+                           bool y_last) {
+  const kernels::PlaneWindow p = plane_window_of(g.window);
+  const int64_t channels = g.out_channels, ihw = p.in_h * p.in_w, ohw = p.out_h * p.out_w;
+  const int64_t lanes = kernels::kDepthwiseChannels, kernel = p.kernel_h * p.kernel_w;
+  const int64_t blocks = (channels + lanes - 1) / lanes;
+  ctx.parallel_for(g.batch * blocks, 1, [&](int64_t lo, int64_t hi) {
+    thread_local std::vector<float> scratch;
+    scratch_of(scratch, static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)));
+    for (int64_t task = lo; task < hi; ++task) {
+      const int64_t n = task / blocks, c0 = task % blocks * lanes;
+      kernels::ChannelBlock block;
+      block.count = std::min(lanes, channels - c0);
+      block.w = ops.w + c0 * kernel;
+      block.bias = b ? b + c0 : nullptr;
+      if (x_last) {
+        block.x = x + n * ihw * channels + c0;
+        block.x_positions = channels;
+      } else {
+        block.x = x + (n * channels + c0) * ihw;
+        block.x_stride = ihw;
+      }
+      if (y_last) {
+        block.y = y + n * ohw * channels + c0;
+        block.y_positions = channels;
+      } else {
+        block.y = y + (n * channels + c0) * ohw;
+        block.y_stride = ohw;
+      }
+      // A residual (planar Y only) comes before the activation; kinds the kernel does not
+      // apply in registers go after it.
+      const float* residual =
+          ops.residual && !y_last ? ops.residual + (n * channels + c0) * ohw : nullptr;
+      const bool after = residual || !ops.epilogue.in_registers();
+      kernels::depthwise_channels(p, block, scratch.data(),
+                                  after ? kernels::Epilogue{} : ops.epilogue);
+      if (!after) continue;
+      if (!y_last) {
+        ops.epilogue.apply(block.y, block.count * ohw, residual);
+        continue;
+      }
+      for (int64_t q = 0; q < ohw; ++q) ops.epilogue.apply(block.y + q * channels, block.count);
+    }
+  });
+}
+
 // One input channel per group: each output plane is a weighted sum of shifted input planes.
 // Spatial rank 1 or 2 (1-D is 2-D with height 1).
 template <class F>
@@ -163,32 +214,8 @@ void conv_depthwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
   const int64_t planes = g.batch * g.out_channels;
   if constexpr (std::is_same_v<F, float>) {
     // Small planes, one output channel per input channel: blocks of channels at a time.
-    if (mg == 1 && kernels::depthwise_by_channels(p)) {
-      const int64_t lanes = kernels::kDepthwiseChannels;
-      const int64_t blocks = (g.out_channels + lanes - 1) / lanes;
-      ctx.parallel_for(g.batch * blocks, 1, [&](int64_t lo, int64_t hi) {
-        thread_local std::vector<float> scratch;
-        scratch_of(scratch, static_cast<std::size_t>(kernels::depthwise_channels_scratch(p)));
-        for (int64_t task = lo; task < hi; ++task) {
-          const int64_t n = task / blocks, c0 = task % blocks * lanes;
-          kernels::ChannelBlock block;
-          block.count = std::min(lanes, g.out_channels - c0);
-          block.x = x + (n * g.in_channels + c0) * ih * iw;
-          block.x_stride = ih * iw;
-          block.w = w + c0 * kh * kw;
-          block.bias = b ? b + c0 : nullptr;
-          block.y = y + (n * g.out_channels + c0) * oh * ow;
-          block.y_stride = oh * ow;
-          const float* residual =
-              ops.residual ? ops.residual + (n * g.out_channels + c0) * oh * ow : nullptr;
-          const bool after = residual || !ops.epilogue.in_registers();
-          kernels::depthwise_channels(p, block, scratch.data(),
-                                      after ? kernels::Epilogue{} : ops.epilogue);
-          if (after) ops.epilogue.apply(block.y, block.count * oh * ow, residual);
-        }
-      });
-      return;
-    }
+    if (mg == 1 && kernels::depthwise_by_channels(p))
+      return conv_depthwise_blocks(ctx, g, x, ops, b, y, false, false);
     if (mg == 1) {
       // A task's planes of one image at once: their input and output planes are consecutive.
       ctx.parallel_for(planes, nn::grain_for(oh * ow * kh * kw), [&](int64_t lo, int64_t hi) {
@@ -741,6 +768,170 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
   }
 }
 
+// ---- channels-last values (core/exec/passes/channels_last.h) ---------------------------------
+
+// Input positions per plane up to which a depthwise convolution gains from channels-last
+// neighbours (its channel blocks then need no transposes in or out): 28x28, and 56x56 planes
+// go faster by planes (the blocks' padded planes outgrow L2, and the 1x1 layer before, writing
+// a transposed product, ran slower). MobileNetV2 whole, alternated minima: 1.3-1.5 % faster
+// (one thread), 0.2-1.7 % (two); without the 28x28 planes at stride 1, 1-7 % slower than that.
+constexpr int64_t kChannelsLastMaxInputs = 784;
+
+// Positions per thread from which a pointwise product with channels-last X or Y is split by
+// rows (positions) rather than columns (channels): each row piece reads all of W^T.
+constexpr int64_t kChannelsLastRowsPerThread = 128;
+
+// One image's channels-last products' tasks: pieces of rows (positions) and of columns
+// (output channels), whole register tiles each (conv_transposed's cut for few positions).
+struct ChannelsLastGrid {
+  int64_t row_pieces = 1, col_pieces = 1, row_unit = 1, col_unit = 1;
+};
+
+ChannelsLastGrid channels_last_grid(const KernelContext& ctx, int64_t positions, int64_t channels,
+                                    int64_t row_unit, int64_t col_unit) {
+  ChannelsLastGrid grid{1, 1, row_unit, col_unit};
+  const int64_t threads = ctx.threads();
+  const int64_t row_units = (positions + row_unit - 1) / row_unit;
+  const int64_t col_units = (channels + col_unit - 1) / col_unit;
+  if (positions >= kChannelsLastRowsPerThread * threads) {
+    grid.row_pieces = std::min(threads * kTasksPerThread, row_units);
+    return grid;
+  }
+  grid.col_pieces = std::min(threads * kTasksPerThread, col_units);
+  if (col_units < threads) grid.row_pieces = std::min(threads, row_units);
+  return grid;
+}
+
+// What a channels-last 1x1 convolution's transposed products take per image: X^T (hw x cg)
+// packed as `layout`, W^T packed (wt), and the cut of Y^T (hw x mg) into tasks.
+struct TransposedProduct {
+  TransposedProduct(const KernelContext& ctx, const ConvGeometry& g, const Operands<float>& w)
+      : cg(g.in_channels),
+        mg(g.out_channels),
+        hw(g.window.out_size()),
+        wt(w.packed_t->front()),
+        layout(kernels::packed_a_layout(cg, hw, wt.level())),
+        grid(channels_last_grid(ctx, hw, mg, layout.panel, wt.col_align())) {}
+  int64_t cg, mg, hw;
+  const kernels::PackedB& wt;
+  kernels::PackedBLayout layout;
+  ChannelsLastGrid grid;
+};
+
+// One image's products Y^T (hw positions x mg channels) = X^T x W^T from a packed X^T, a piece
+// of rows by columns per task: fn(args, r0, r1, c0) with args set for the piece but for C and
+// its finish.
+template <class Fn>
+void for_each_piece(const KernelContext& ctx, const TransposedProduct& tp, const float* packed,
+                    const Fn& fn) {
+  const ChannelsLastGrid& grid = tp.grid;
+  const int64_t hw = tp.hw, mg = tp.mg;
+  ctx.parallel_for(grid.row_pieces * grid.col_pieces, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t t = lo; t < hi; ++t) {
+      const auto [c0, c1] = piece_bounds(mg, grid.col_pieces, grid.col_unit, t % grid.col_pieces);
+      const auto [r0, r1] = piece_bounds(hw, grid.row_pieces, grid.row_unit, t / grid.col_pieces);
+      if (r0 >= r1 || c0 >= c1) continue;
+      kernels::PackedBGemmArgs args;
+      args.m = r1 - r0;
+      args.col0 = c0;
+      args.n = c1 - c0;
+      args.a_packed = packed;
+      args.a_row0 = r0;
+      args.a_rows = hw;
+      args.b = &tp.wt;
+      fn(args, r0, r1, c0);
+    }
+  });
+}
+
+// A 1x1 convolution (one group, no stride or padding) whose Y is channels-last: per image,
+// Y^T = X^T x W^T straight into Y, X^T packed by the threads together (conv_transposed's
+// product without its transpose), the bias (one per column) and the activation applied by the
+// product. The same fmas in the same order as Y = W x X, and the same finish.
+void conv_pointwise_to_channels_last(const KernelContext& ctx, const ConvGeometry& g,
+                                     const float* x, const Operands<float>& w, const float* b,
+                                     float* y) {
+  const TransposedProduct tp(ctx, g, w);
+  thread_local std::vector<float> caller_packed;
+  std::vector<float>& packed = caller_packed;
+  scratch_of(packed, static_cast<std::size_t>(tp.layout.size()));
+  for (int64_t n = 0; n < g.batch; ++n) {
+    const float* xn = x + n * tp.cg * tp.hw;
+    float* yn = y + n * tp.hw * tp.mg;
+    ctx.parallel_for(tp.cg, 1, [&](int64_t c0, int64_t c1) {
+      kernels::RowTransform transform;
+      if (w.input) {
+        transform.scale = w.input->scale.data();
+        transform.shift = w.input->shift.data();
+        transform.activation = w.input->activation;
+      }
+      kernels::pack_b_rows(tp.layout, xn + c0 * tp.hw, tp.hw, c0, c1, packed.data(), transform);
+    });
+    for_each_piece(ctx, tp, packed.data(),
+                   [&](kernels::PackedBGemmArgs& args, int64_t r0, int64_t, int64_t c0) {
+                     args.c = yn + r0 * tp.mg + c0;
+                     args.ldc = tp.mg;
+                     args.col_bias = b ? b + c0 : nullptr;
+                     args.activation = w.epilogue;
+                     kernels::gemm_packed_b(args);
+                   });
+  }
+}
+
+// A 1x1 convolution (one group, no stride or padding) whose X is channels-last: per image,
+// Y^T = X^T x W^T with X^T read as it is (its rows are the positions), through a scratch
+// Y^T transposed into Y with the bias, residual and epilogue (as conv_transposed finishes).
+void conv_pointwise_from_channels_last(const KernelContext& ctx, const ConvGeometry& g,
+                                       const float* x, const Operands<float>& w, const float* b,
+                                       float* y) {
+  const TransposedProduct tp(ctx, g, w);
+  thread_local std::vector<float> caller_yt, caller_packed;
+  std::vector<float>&yt = caller_yt, &packed = caller_packed;
+  scratch_of(yt, static_cast<std::size_t>(tp.hw * tp.mg));
+  scratch_of(packed, static_cast<std::size_t>(tp.layout.size()));
+  const int64_t panels = (tp.hw + tp.layout.panel - 1) / tp.layout.panel;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    const float* xn = x + n * tp.hw * tp.cg;
+    float* yn = y + n * tp.mg * tp.hw;
+    const float* residual = w.residual ? w.residual + n * tp.mg * tp.hw : nullptr;
+    // X^T packed once by the threads together (each product packing its own rows of it took
+    // all of it again for every column piece).
+    ctx.parallel_for(panels, 1, [&](int64_t lo, int64_t hi) {
+      const int64_t r0 = lo * tp.layout.panel, r1 = std::min(tp.hw, hi * tp.layout.panel);
+      kernels::pack_a_rows(tp.layout, xn + r0 * tp.cg, tp.cg, r0, r1, packed.data());
+    });
+    for_each_piece(
+        ctx, tp, packed.data(),
+        [&](kernels::PackedBGemmArgs& args, int64_t r0, int64_t r1, int64_t c0) {
+          args.c = yt.data() + r0 * tp.mg + c0;
+          args.ldc = tp.mg;
+          kernels::gemm_packed_b(args);
+          const int64_t cols = args.n;
+          kernels::transpose_f32(args.c, tp.mg, r1 - r0, cols, yn + c0 * tp.hw + r0, tp.hw);
+          finish_rows(b ? b + c0 : nullptr, w.epilogue, residual ? residual + c0 * tp.hw : nullptr,
+                      cols, r0, r1, yn + c0 * tp.hw, tp.hw);
+        });
+  }
+}
+
+// Channels-last X (hw x c per image) to planar (c x hw), or back: one transpose per image.
+void positions_to_planes(const KernelContext& ctx, const float* src, int64_t batch,
+                         int64_t channels, int64_t hw, float* dst) {
+  ctx.parallel_for(batch, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t n = lo; n < hi; ++n)
+      kernels::transpose_f32(src + n * hw * channels, channels, hw, channels,
+                             dst + n * channels * hw, hw);
+  });
+}
+void planes_to_positions(const KernelContext& ctx, const float* src, int64_t batch,
+                         int64_t channels, int64_t hw, float* dst) {
+  ctx.parallel_for(batch, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t n = lo; n < hi; ++n)
+      kernels::transpose_f32(src + n * channels * hw, hw, channels, hw, dst + n * hw * channels,
+                             channels);
+  });
+}
+
 // ---- Winograd F(4x4, 3x3) and F(2x2, 3x3) ------------------------------------------------------
 
 // Bytes of transformed input (36 x channels x tiles) one block of tiles may take, and of
@@ -1059,6 +1250,8 @@ struct ConvState {
   integer::PackedConvWeights int_weights;
   // From a fusion (core/exec/passes/fuse_input_transform.h): X's per-channel transform.
   InputTransform input;
+  // From core/exec/passes/channels_last.h: X, Y held with each position's channels together.
+  bool x_last = false, y_last = false;
 };
 
 ConvGeometry conv_geometry(const NodeInfo& ctx, const ConvState& s, const Shape& x,
@@ -1098,8 +1291,9 @@ void pack_weights(const PrepareContext& ctx, ConvState& s) {
   if (mg < 2 || kdim <= 0) return;
   const float* data = w->data<float>();
   const ConvGeometry* planned = s.geometry.planned();
-  if (planned && planned->window.rank() <= 2 &&
-      planned->window.out_size() <= kTransposedMaxPositions) {
+  const bool pointwise_last = (s.x_last || s.y_last) && group == 1 && w->numel() == m * ws[1];
+  if (pointwise_last || (planned && planned->window.rank() <= 2 &&
+                         planned->window.out_size() <= kTransposedMaxPositions)) {
     for (int64_t grp = 0; grp < group; ++grp)
       s.packed_wt.emplace_back(true, kdim, mg, data + grp * mg * kdim, kdim);
     return;
@@ -1206,6 +1400,48 @@ bool conv_takes_input_transform(const FusionNode& n, const InputTransform& t) {
   return static_cast<int64_t>(t.scale.size()) == ws[1] && t.shift.size() == t.scale.size();
 }
 
+// For the executor's channels-last values (core/registry/fusion.h): a float32 Conv of a
+// constant float W, 2-D. A depthwise one (one output channel per input channel) reads and
+// writes them, gaining on planes of up to kChannelsLastMaxPositions; a 1x1 one (one group, no
+// stride or padding) writes them (without a residual, laid out as ONNX's) or, on planes small
+// enough for its transposed product anyway, reads them (without an input transform, applied
+// per plane), one of the two.
+ChannelsLast conv_channels_last(const FusionNode& n) {
+  ChannelsLast c;
+  if (n.output_elem != onnx::TensorProto::FLOAT || n.output_rank != 4 ||
+      dequantized_inputs_of(n.attrs) >= 0)
+    return c;
+  const Tensor* w = n.constants.size() > 1 ? n.constants[1] : nullptr;
+  if (!w || w->dtype() != DataType::float32 || w->rank() != 4) return c;
+  const Shape& ws = w->shape();
+  const int64_t group = n.attrs.get_int("group", 1);
+  const bool residual = residual_input_of(n.attrs) >= 0;
+  if (group > 1 && ws[0] == group && ws[1] == 1) {
+    c.reads = true;
+    c.writes = !residual;
+    c.both = true;
+    // Its input's positions, about: the output's times the strides.
+    const std::vector<int64_t>& d = n.output_dims;
+    const std::vector<int64_t> strides =
+        n.attrs.opt_ints("strides").value_or(std::vector<int64_t>{});
+    int64_t inputs = d.size() == 4 && d[2] > 0 && d[3] > 0 ? d[2] * d[3] : -1;
+    for (int64_t st : strides) inputs *= std::max<int64_t>(st, 1);
+    c.gains = inputs > 0 && inputs <= kChannelsLastMaxInputs;
+    return c;
+  }
+  if (group != 1 || ws[2] != 1 || ws[3] != 1 || !all_ones(n.attrs.opt_ints("strides")) ||
+      !all_zeros(n.attrs.opt_ints("pads")))
+    return c;
+  // Reading one costs a 1x1 product a pass over X (its transposed product packs X^T, where
+  // the planar one reads X in place) unless its plane is small enough for that product anyway.
+  const std::vector<int64_t>& d = n.output_dims;
+  const bool small =
+      d.size() == 4 && d[2] > 0 && d[3] > 0 && d[2] * d[3] <= kTransposedMaxPositions;
+  c.reads = small && !input_transform_of(n.attrs);
+  c.writes = !residual;
+  return c;
+}
+
 bool is_byte_type(int32_t elem) {
   return elem == onnx::TensorProto::INT8 || elem == onnx::TensorProto::UINT8;
 }
@@ -1256,6 +1492,8 @@ ConvState prepare_conv(PrepareContext& ctx) {
   s.residual_input = residual_input_of(ctx.attrs());
   s.dequantized = dequantized_inputs_of(ctx.attrs());
   s.input = input_transform_of(ctx.attrs());
+  s.x_last = channels_last_input_of(ctx.attrs());
+  s.y_last = channels_last_output_of(ctx.attrs());
   if (s.dequantized >= 0) {
     s.int_weights = integer::pack_conv_weights(ctx, 1, static_cast<std::size_t>(s.dequantized) + 3);
     return s;
@@ -1339,6 +1577,34 @@ Tensor transformed_input(const KernelContext& ctx, const InputTransform& t, cons
   return out;
 }
 
+// A node given channels-last X or Y (s.x_last, s.y_last): the depthwise and 1x1 paths that
+// read and write them; anything else (a model spelling the attributes itself, W not packed
+// here) runs the planar path between transposes.
+void conv_forward_channels_last(const KernelContext& ctx, const ConvState& s, const ConvGeometry& g,
+                                const float* x, const Operands<float>& ops, const float* b,
+                                float* y) {
+  const bool depthwise = is_depthwise(g.in_channels / g.group, g.group, g.window.rank()) &&
+                         g.out_channels == g.group && g.window.rank() == 2;
+  const bool pointwise =
+      g.group == 1 && g.window.is_pointwise() && ops.packed_t && ops.packed_t->size() == 1;
+  if (depthwise) return conv_depthwise_blocks(ctx, g, x, ops, b, y, s.x_last, s.y_last);
+  if (pointwise && s.y_last && !s.x_last && !ops.residual)
+    return conv_pointwise_to_channels_last(ctx, g, x, ops, b, y);
+  if (pointwise && s.x_last && !s.y_last && !ops.input)
+    return conv_pointwise_from_channels_last(ctx, g, x, ops, b, y);
+  const int64_t ihw = g.window.in_size(), ohw = g.window.out_size();
+  std::vector<float> planar_x, planar_y;
+  if (s.x_last) {
+    planar_x.resize(static_cast<std::size_t>(g.batch * g.in_channels * ihw));
+    positions_to_planes(ctx, x, g.batch, g.in_channels, ihw, planar_x.data());
+    x = planar_x.data();
+  }
+  if (!s.y_last) return conv_forward<float>(ctx, g, x, ops, b, y);
+  planar_y.resize(static_cast<std::size_t>(g.batch * g.out_channels * ohw));
+  conv_forward<float>(ctx, g, x, ops, b, planar_y.data());
+  planes_to_positions(ctx, planar_y.data(), g.batch, g.out_channels, ohw, y);
+}
+
 void conv_kernel(KernelContext& ctx, const ConvState& s) {
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
@@ -1391,6 +1657,13 @@ void conv_kernel(KernelContext& ctx, const ConvState& s) {
                                  s.winograd.empty() ? nullptr : &s.winograd,
                                  s.packed_wt.empty() ? nullptr : &s.packed_wt,
                                  transform_in_packing ? &s.input : nullptr};
+  if (s.x_last || s.y_last) {
+    if (narrow || (s.input && s.x_last))
+      ctx.fail("channels-last values need float32 Y and no input transform on a channels-last X");
+    conv_forward_channels_last(ctx, s, g, x32.data<float>(), operands, bias,
+                               y.mutable_data<float>());
+    return;
+  }
   if (!narrow) {
     conv_forward<float>(ctx, g, x32.data<float>(), operands, bias, y.mutable_data<float>());
     return;
@@ -1501,6 +1774,7 @@ void define_Conv(OpDef& op) {
       .takes_residual(conv_takes_residual)
       .takes_dequantized(conv_takes_dequantized)
       .takes_input_transform(conv_takes_input_transform)
+      .channels_last(conv_channels_last)
       .macs([](const WorkShapes& s, const AttrView&) { return nn::filter_macs(s, 0, 1); });
 }
 

@@ -788,3 +788,134 @@ g (float[6,32] x, float[6,20] r) => (float[6,20] y) {
     CHECK(values(runs.fused_one_thread[0].tensor()) == values(runs.fused[0].tensor()));
   }
 }
+
+namespace {
+
+// MobileNet's block: a 1x1 Conv widening c to e channels, a depthwise Conv (k x k, stride s),
+// a 1x1 Conv narrowing to o, each with a bias and an activation (the depthwise one `dw_act`,
+// applied to d), and X added back where the shapes allow (`residual`).
+std::string inverted_block(int64_t batch, int64_t c, int64_t e, int64_t o, int64_t hw, int64_t k,
+                           int64_t s, bool residual, const std::string& dw_act) {
+  const int64_t pad = k / 2, out = (hw + 2 * pad - k) / s + 1;
+  const auto dims = [&](int64_t ch, int64_t side) {
+    return "[" + std::to_string(batch) + "," + std::to_string(ch) + "," + std::to_string(side) +
+           "," + std::to_string(side) + "]";
+  };
+  const std::string p = std::to_string(pad);
+  std::string text = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float)" + dims(c, hw) +
+                     " x) => (float" + dims(o, out) + R"( y) {
+  w0 = Conv (x, we, be)
+  a0 = Clip (w0, lo, hi)
+  d = Conv <group = )" +
+                     std::to_string(e) + ", pads = [" + p + ", " + p + ", " + p + ", " + p +
+                     "], strides = [" + std::to_string(s) + ", " + std::to_string(s) +
+                     R"(]> (a0, wd, bd)
+  a1 = )" + dw_act + R"(
+  p = Conv (a1, wp, bp)
+)";
+  text += residual ? "  y = Add (p, x)\n}" : "  y = Relu (p)\n}";
+  return text;
+}
+
+Constants block_constants(int64_t c, int64_t e, int64_t o, int64_t k, uint32_t seed) {
+  return {{"we", random_tensor(DataType::float32, {e, c, 1, 1}, seed)},
+          {"be", random_tensor(DataType::float32, {e}, seed + 1)},
+          {"wd", random_tensor(DataType::float32, {e, 1, k, k}, seed + 2)},
+          {"bd", random_tensor(DataType::float32, {e}, seed + 3)},
+          {"wp", random_tensor(DataType::float32, {o, e, 1, 1}, seed + 4)},
+          {"bp", random_tensor(DataType::float32, {o}, seed + 5)},
+          {"lo", Tensor::scalar<float>(0.0f)},
+          {"hi", Tensor::scalar<float>(6.0f)}};
+}
+
+}  // namespace
+
+// core/exec/passes/channels_last.h: the depthwise Conv of a block reads its input from the 1x1
+// Conv before it with each position's channels together (and, on planes small enough for the
+// 1x1 Conv after it to take them so, writes them so), with the bits of the planar kernels.
+// Channel counts off the 16-channel blocks, batches, strides, a 5x5 window, activations the
+// kernels apply in registers (clamps, LeakyRelu) and after (swish), one thread and two.
+TEST_CASE("depthwise blocks hold their values channels-last, with the same bits") {
+  struct Case {
+    int64_t batch, c, e, o, hw, k, s;
+    bool residual;
+    const char* dw_act;
+    int64_t links;  // values held channels-last
+  };
+  const Case cases[] = {
+      {1, 16, 48, 16, 14, 3, 1, true, "Clip (d, lo, hi)", 1},
+      {2, 24, 40, 32, 7, 3, 1, false, "Clip (d, lo, hi)", 2},
+      {1, 16, 72, 24, 28, 3, 2, false, "LeakyRelu <alpha = 0.1> (d)", 1},
+      {1, 8, 36, 8, 13, 3, 2, true, "Clip (d, lo, hi)", 2},
+      {1, 24, 56, 24, 7, 5, 1, true, "Mul (d, sd)\n  sd = Sigmoid (d)", 2},
+      {2, 8, 20, 12, 6, 3, 1, false, "Relu (d)", 2},
+      {1, 8, 24, 8, 56, 3, 1, true, "Clip (d, lo, hi)", 0},  // 56x56: planes are faster
+  };
+  for (const Case& c : cases) {
+    const int64_t out = (c.hw + 2 * (c.k / 2) - c.k) / c.s + 1;
+    const bool residual = c.residual && c.s == 1 && c.o == c.c;
+    INFO("batch ", c.batch, " c ", c.c, " e ", c.e, " o ", c.o, " hw ", c.hw, " k ", c.k, " s ",
+         c.s, " ", c.dw_act);
+    const Model m =
+        model_of(inverted_block(c.batch, c.c, c.e, c.o, c.hw, c.k, c.s, residual, c.dw_act),
+                 block_constants(c.c, c.e, c.o, c.k, 60));
+    const Tensor x = random_tensor(DataType::float32, {c.batch, c.c, c.hw, c.hw}, 61);
+    SessionOptions off;
+    off.fuse = false;
+    Session plain(m, off);
+    const std::vector<Value> want = plain.run({{"x", Value(x)}});
+    for (int threads : {1, 2}) {
+      SessionOptions on;
+      on.threads = threads;
+      Session fused(m, on);
+      CHECK(fused.stats().channels_last == c.links);
+      const std::vector<Value> got = fused.run({{"x", Value(x)}});
+      REQUIRE(got.size() == 1);
+      CHECK(got[0].tensor().shape() == Shape{c.batch, c.o, out, out});
+      CHECK(values(got[0].tensor()) == values(want[0].tensor()));
+    }
+  }
+}
+
+// Only a value its producer alone makes and one reader alone reads changes layout: not one a
+// second node reads, nor a graph output, nor where neither side is a depthwise Conv.
+TEST_CASE("no channels-last value where another node or the caller reads it") {
+  Constants k = block_constants(16, 32, 16, 3, 70);
+  const Tensor x = random_tensor(DataType::float32, {1, 16, 7, 7}, 71);
+  const std::string shared = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,16,7,7] x) => (float[1,16,7,7] y, float[1,32,7,7] z) {
+  a0 = Conv (x, we, be)
+  d = Conv <group = 32, pads = [1, 1, 1, 1]> (a0, wd, bd)
+  z = Relu (a0)
+  y = Conv (d, wp, bp)
+})";
+  SessionOptions off;
+  off.fuse = false;
+  Model m = model_of(shared, k);
+  Session fused(m), plain(m, off);
+  CHECK(fused.stats().channels_last == 1);  // d only: a0 has two readers
+  std::vector<Value> got = fused.run({{"x", Value(x)}}), want = plain.run({{"x", Value(x)}});
+  CHECK(values(got[0].tensor()) == values(want[0].tensor()));
+  CHECK(values(got[1].tensor()) == values(want[1].tensor()));
+  const std::string output = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,16,7,7] x) => (float[1,32,7,7] d, float[1,16,7,7] y) {
+  a0 = Conv (x, we, be)
+  d = Conv <group = 32, pads = [1, 1, 1, 1]> (a0, wd, bd)
+  y = Conv (d, wp, bp)
+})";
+  m = model_of(output, k);
+  Session fused2(m), plain2(m, off);
+  CHECK(fused2.stats().channels_last == 1);  // a0 only: d is the caller's
+  got = fused2.run({{"x", Value(x)}});
+  want = plain2.run({{"x", Value(x)}});
+  CHECK(values(got[0].tensor()) == values(want[0].tensor()));
+  CHECK(values(got[1].tensor()) == values(want[1].tensor()));
+  const std::string pointwise = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,16,7,7] x) => (float[1,16,7,7] y) {
+  a0 = Conv (x, we, be)
+  y = Conv (a0, wp, bp)
+})";
+  Session fused3(model_of(pointwise, k));
+  CHECK(fused3.stats().channels_last == 0);  // two 1x1 Convs gain nothing
+}

@@ -202,13 +202,13 @@ TEST_CASE("an executor pass that does not exist is a usage error naming the pass
           "fold-constants, widen-float16, cancel-transposes, fuse-channel-affine, "
           "fuse-scaled-output, "
           "fuse-residual, fuse-epilogue, fuse-input-transform, fuse-elementwise, "
-          "assemble-concat");
+          "channels-last, assemble-concat");
   }
   CHECK(executor_pass_names() ==
         std::vector<std::string>{"fuse-dequantized", "fold-constants", "widen-float16",
                                  "cancel-transposes", "fuse-channel-affine", "fuse-scaled-output",
                                  "fuse-residual", "fuse-epilogue", "fuse-input-transform",
-                                 "fuse-elementwise", "assemble-concat"});
+                                 "fuse-elementwise", "channels-last", "assemble-concat"});
 }
 
 TEST_CASE("after folding, messages still name a node by its place in the stored model") {

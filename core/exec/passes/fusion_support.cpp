@@ -29,7 +29,7 @@ const Tensor* FusionSupport::constant(const ir::Graph& g, const std::string& nam
 
 FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const Resolved& r,
                                    const AttrView& attrs) {
-  FusionNode f{*r.schema, attrs, {}, {}, false, -1, 0};
+  FusionNode f{*r.schema, attrs, {}, {}, false, -1, 0, {}};
   for (const auto& name : n.inputs()) {
     f.input_named.push_back(!name.empty());
     f.constants.push_back(constant(g, name));
@@ -43,7 +43,10 @@ FusionNode FusionSupport::describe(const ir::Graph& g, const ir::Node& n, const 
       n.outputs().empty() ? nullptr : inferred_record(g, n.outputs()[0], widened);
   if (out && out->type.kind == Type::Kind::tensor) {
     f.output_elem = widened ? onnx::TensorProto::FLOAT : out->type.elem;
-    if (out->type.shape) f.output_rank = static_cast<int64_t>(out->type.shape->size());
+    if (out->type.shape) {
+      f.output_rank = static_cast<int64_t>(out->type.shape->size());
+      for (const Dim& d : *out->type.shape) f.output_dims.push_back(d.is_known() ? d.value() : -1);
+    }
   }
   return f;
 }
