@@ -183,10 +183,9 @@ void conv_depthwise_blocks(const KernelContext& ctx, const ConvGeometry& g, cons
         block.y = y + (n * channels + c0) * ohw;
         block.y_stride = ohw;
       }
-      // A residual (planar Y only) comes before the activation; kinds the kernel does not
-      // apply in registers go after it.
-      const float* residual =
-          ops.residual && !y_last ? ops.residual + (n * channels + c0) * ohw : nullptr;
+      // A residual (planar Y only: the caller sees to it) comes before the activation; kinds
+      // the kernel does not apply in registers go after it.
+      const float* residual = ops.residual ? ops.residual + (n * channels + c0) * ohw : nullptr;
       const bool after = residual || !ops.epilogue.in_registers();
       kernels::depthwise_channels(p, block, scratch.data(),
                                   after ? kernels::Epilogue{} : ops.epilogue);
@@ -771,7 +770,7 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
 // ---- channels-last values (core/exec/passes/channels_last.h) ---------------------------------
 
 // Input positions per plane up to which a depthwise convolution gains from channels-last
-// neighbours (its channel blocks then need no transposes in or out): 28x28, and 56x56 planes
+// neighbours (its channel blocks then need no transposes in or out): up to 28x28. 56x56 planes
 // go faster by planes (the blocks' padded planes outgrow L2, and the 1x1 layer before, writing
 // a transposed product, ran slower). MobileNetV2 whole, alternated minima: 1.3-1.5 % faster
 // (one thread), 0.2-1.7 % (two); without the 28x28 planes at stride 1, 1-7 % slower than that.
@@ -1587,7 +1586,9 @@ void conv_forward_channels_last(const KernelContext& ctx, const ConvState& s, co
                          g.out_channels == g.group && g.window.rank() == 2;
   const bool pointwise =
       g.group == 1 && g.window.is_pointwise() && ops.packed_t && ops.packed_t->size() == 1;
-  if (depthwise) return conv_depthwise_blocks(ctx, g, x, ops, b, y, s.x_last, s.y_last);
+  // (A residual is laid out as ONNX's Y: not with a channels-last one.)
+  if (depthwise && !(s.y_last && ops.residual))
+    return conv_depthwise_blocks(ctx, g, x, ops, b, y, s.x_last, s.y_last);
   if (pointwise && s.y_last && !s.x_last && !ops.residual)
     return conv_pointwise_to_channels_last(ctx, g, x, ops, b, y);
   if (pointwise && s.x_last && !s.y_last && !ops.input)
