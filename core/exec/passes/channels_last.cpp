@@ -10,18 +10,10 @@
 #include "core/registry/attrs.h"
 #include "core/registry/schema.h"
 #include "core/util/format.h"
-#include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
 
 namespace {
-
-void mark(ir::Node& n, const char* attribute) {
-  onnx::AttributeProto* a = n.mutable_proto().add_attribute();
-  a->set_name(attribute);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(1);
-}
 
 // What a node's kernel does with channels-last values, and which it has been given already.
 struct Layouts {
@@ -53,8 +45,8 @@ bool link_input(FusionSupport& support, ir::Graph& g, ir::Node& q) {
   const std::optional<Layouts> pl = layouts_of(support, g, *p);
   if (!pl || pl->writes_now || !pl->can.writes || (pl->reads_now && !pl->can.both)) return false;
   if (!pl->can.gains && !ql->can.gains) return false;
-  mark(*p, kChannelsLastOutputAttribute);
-  mark(q, kChannelsLastInputAttribute);
+  FusionSupport::add_int_attribute(*p, kChannelsLastOutputAttribute, 1);
+  FusionSupport::add_int_attribute(q, kChannelsLastInputAttribute, 1);
   return true;
 }
 

@@ -16,15 +16,8 @@ namespace onnxtool::exec_detail {
 namespace {
 
 void set_epilogue(ir::Node& p, const kernels::Epilogue& e) {
-  onnx::NodeProto& proto = p.mutable_proto();
-  onnx::AttributeProto* kind = proto.add_attribute();
-  kind->set_name(kEpilogueKindAttribute);
-  kind->set_type(onnx::AttributeProto::INT);
-  kind->set_i(static_cast<int64_t>(e.kind));
-  onnx::AttributeProto* params = proto.add_attribute();
-  params->set_name(kEpilogueParamsAttribute);
-  params->set_type(onnx::AttributeProto::FLOATS);
-  for (float v : {e.lo, e.hi, e.alpha}) params->add_floats(v);
+  FusionSupport::add_int_attribute(p, kEpilogueKindAttribute, static_cast<int64_t>(e.kind));
+  FusionSupport::add_floats_attribute(p, kEpilogueParamsAttribute, {e.lo, e.hi, e.alpha});
 }
 
 bool fold_epilogue(FusionSupport& support, ir::Graph& g, ir::Node& q) {

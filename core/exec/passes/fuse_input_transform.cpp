@@ -10,29 +10,18 @@
 #include "core/registry/attrs.h"
 #include "core/registry/schema.h"
 #include "core/util/format.h"
-#include "onnx.pb.h"
 
 namespace onnxtool::exec_detail {
 
 namespace {
 
-void add_floats(onnx::NodeProto& proto, const char* name, const std::vector<float>& values) {
-  onnx::AttributeProto* a = proto.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::FLOATS);
-  for (float v : values) a->add_floats(v);
-}
-
 void set_input_transform(ir::Node& q, const InputTransform& t) {
-  onnx::NodeProto& proto = q.mutable_proto();
-  add_floats(proto, kInputScaleAttribute, t.scale);
-  add_floats(proto, kInputShiftAttribute, t.shift);
-  onnx::AttributeProto* kind = proto.add_attribute();
-  kind->set_name(kInputActivationAttribute);
-  kind->set_type(onnx::AttributeProto::INT);
-  kind->set_i(static_cast<int64_t>(t.activation.kind));
-  add_floats(proto, kInputActivationParamsAttribute,
-             {t.activation.lo, t.activation.hi, t.activation.alpha});
+  FusionSupport::add_floats_attribute(q, kInputScaleAttribute, t.scale);
+  FusionSupport::add_floats_attribute(q, kInputShiftAttribute, t.shift);
+  FusionSupport::add_int_attribute(q, kInputActivationAttribute,
+                                   static_cast<int64_t>(t.activation.kind));
+  FusionSupport::add_floats_attribute(q, kInputActivationParamsAttribute,
+                                      {t.activation.lo, t.activation.hi, t.activation.alpha});
 }
 
 // Q takes the transform P applies to Q's input 0, and P is removed (it comes before Q: see

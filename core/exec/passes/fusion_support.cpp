@@ -126,10 +126,22 @@ void FusionSupport::append_fused_inputs(ir::Graph& g, ir::Node& p, const OpVersi
   while (p.inputs().size() < schema.inputs.size()) g.append_node_input(p, "");
   const auto index = static_cast<int64_t>(p.inputs().size());
   for (const auto& name : extra) g.append_node_input(p, name);
-  onnx::AttributeProto* attr = p.mutable_proto().add_attribute();
-  attr->set_name(attribute);
-  attr->set_type(onnx::AttributeProto::INT);
-  attr->set_i(index);
+  add_int_attribute(p, attribute, index);
+}
+
+void FusionSupport::add_int_attribute(ir::Node& n, const char* name, int64_t value) {
+  onnx::AttributeProto* a = n.mutable_proto().add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(value);
+}
+
+void FusionSupport::add_floats_attribute(ir::Node& n, const char* name,
+                                         const std::vector<float>& values) {
+  onnx::AttributeProto* a = n.mutable_proto().add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOATS);
+  for (float v : values) a->add_floats(v);
 }
 
 void FusionSupport::drop_if_unread(ir::Graph& g, const std::string& name) {

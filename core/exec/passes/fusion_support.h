@@ -92,6 +92,9 @@ class FusionSupport {
   // fusion attributes of core/registry/fusion.h hold).
   static void append_fused_inputs(ir::Graph& g, ir::Node& p, const OpVersion& schema,
                                   const char* attribute, const std::vector<std::string>& extra);
+  // Adds an attribute the fusion passes leave for the kernels (names in core/registry/fusion.h).
+  static void add_int_attribute(ir::Node& n, const char* name, int64_t value);
+  static void add_floats_attribute(ir::Node& n, const char* name, const std::vector<float>& values);
   // Removes an initializer of g nothing reads any more (not an input's default).
   static void drop_if_unread(ir::Graph& g, const std::string& name);
   // The end of a fusion: q disappears and p, the producer of q's input 0, writes q's output 0;
