@@ -684,6 +684,82 @@ void conv_in_place(const KernelContext& ctx, const ConvGeometry& g, const float*
 // 512 -> 512 layer on one thread took 1.62 ms as W x cols, 1.40 ms transposed.
 constexpr int64_t kTransposedMaxPositions = 49;
 
+// Positions per thread from which a transposed product is split by rows (positions) rather
+// than columns (channels): each row piece reads all of W^T.
+constexpr int64_t kTransposedRowsPerThread = 128;
+
+// One image's transposed products' tasks: pieces of rows (positions) and of columns (output
+// channels), whole register tiles each. Output channels in pieces where the positions are few;
+// where there are fewer column tiles than threads (DenseNet's 3x3 layers of 32 channels on 7x7:
+// one tile, one thread busy), the positions are split too. Several pieces a thread, handed out
+// as threads free up: with one static half each, the node waited for whichever core the host
+// slowed (MobileNetV2's 320 -> 1280 layer).
+struct TransposedGrid {
+  int64_t row_pieces = 1, col_pieces = 1, row_unit = 1, col_unit = 1;
+};
+
+TransposedGrid transposed_grid(const KernelContext& ctx, int64_t positions, int64_t channels,
+                               int64_t row_unit, int64_t col_unit) {
+  TransposedGrid grid{1, 1, row_unit, col_unit};
+  const int64_t threads = ctx.threads();
+  const int64_t row_units = (positions + row_unit - 1) / row_unit;
+  const int64_t col_units = (channels + col_unit - 1) / col_unit;
+  if (positions >= kTransposedRowsPerThread * threads) {
+    grid.row_pieces = std::min(threads * kTasksPerThread, row_units);
+    return grid;
+  }
+  grid.col_pieces = std::min(threads * kTasksPerThread, col_units);
+  if (col_units < threads) grid.row_pieces = std::min(threads, row_units);
+  return grid;
+}
+
+// What one image's (and group's) transposed product Y^T (hw x mg) = X^T x W^T takes: X^T
+// (hw x kdim) packed as `layout`, W^T packed (wt), and the cut of Y^T into tasks.
+struct TransposedProduct {
+  TransposedProduct(const KernelContext& ctx, int64_t depth, int64_t channels, int64_t positions,
+                    const kernels::PackedB& w_t)
+      : kdim(depth),
+        mg(channels),
+        hw(positions),
+        wt(w_t),
+        layout(kernels::packed_a_layout(kdim, hw, wt.level())),
+        grid(transposed_grid(ctx, hw, mg, layout.panel, wt.col_align())) {}
+  // A 1x1 convolution of one group.
+  TransposedProduct(const KernelContext& ctx, const ConvGeometry& g, const Operands<float>& w)
+      : TransposedProduct(ctx, g.in_channels, g.out_channels, g.window.out_size(),
+                          w.packed_t->front()) {}
+  int64_t kdim, mg, hw;
+  const kernels::PackedB& wt;
+  kernels::PackedBLayout layout;
+  TransposedGrid grid;
+};
+
+// One image's products Y^T (hw positions x mg channels) = X^T x W^T from a packed X^T, a piece
+// of rows by columns per task: fn(args, r0, r1, c0) with args set for the piece but for C and
+// its finish.
+template <class Fn>
+void for_each_piece(const KernelContext& ctx, const TransposedProduct& tp, const float* packed,
+                    const Fn& fn) {
+  const TransposedGrid& grid = tp.grid;
+  const int64_t hw = tp.hw, mg = tp.mg;
+  ctx.parallel_for(grid.row_pieces * grid.col_pieces, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t t = lo; t < hi; ++t) {
+      const auto [c0, c1] = piece_bounds(mg, grid.col_pieces, grid.col_unit, t % grid.col_pieces);
+      const auto [r0, r1] = piece_bounds(hw, grid.row_pieces, grid.row_unit, t / grid.col_pieces);
+      if (r0 >= r1 || c0 >= c1) continue;
+      kernels::PackedBGemmArgs args;
+      args.m = r1 - r0;
+      args.col0 = c0;
+      args.n = c1 - c0;
+      args.a_packed = packed;
+      args.a_row0 = r0;
+      args.a_rows = hw;
+      args.b = &tp.wt;
+      fn(args, r0, r1, c0);
+    }
+  });
+}
+
 // Y_g^T = cols^T x W_g^T for planes of few positions: the positions are the product's rows (49
 // of them take 56 in register tiles, where as columns they took 64) and W, by far the larger
 // operand, is the packed B, each thread streaming the part for its own output channels once.
@@ -698,29 +774,16 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
   const int64_t cg = g.in_channels / g.group, mg = g.out_channels / g.group;
   const int64_t kernel = win.kernel_size(), kdim = cg * kernel;
   const int64_t ohw = win.out_size(), ihw = win.in_size();
-  const int64_t align = w.packed_t->front().col_align();
-  const kernels::PackedBLayout layout =
-      kernels::packed_a_layout(kdim, ohw, w.packed_t->front().level());
-  // Output channels in whole register tiles per thread; where there are fewer tiles than
-  // threads (DenseNet's 3x3 layers of 32 channels on 7x7: one tile, one thread busy), the
-  // positions are split too, in whole panels of the packed columns.
-  // Several pieces a thread, handed out as threads free up: with one static half each, the
-  // node waited for whichever core the host slowed (MobileNetV2's 320 -> 1280 layer).
-  const int64_t col_units = (mg + align - 1) / align;
-  const int64_t col_pieces = std::min<int64_t>(ctx.threads() * kTasksPerThread, col_units);
-  const int64_t row_pieces =
-      col_units < ctx.threads()
-          ? std::min<int64_t>(ctx.threads(), (ohw + layout.panel - 1) / layout.panel)
-          : 1;
-  const int64_t tasks = col_pieces * row_pieces;
   // The calling thread's buffers, kept between runs; the workers reach them by reference.
   thread_local std::vector<float> caller_packed, caller_yt;
   std::vector<float>&packed = caller_packed, &yt = caller_yt;
-  scratch_of(yt, static_cast<std::size_t>(ohw * mg));
-  scratch_of(packed, static_cast<std::size_t>(layout.size()));
   const bool pointwise = win.is_pointwise();
   for (int64_t item = 0; item < g.batch * g.group; ++item) {
     const int64_t grp = item % g.group;
+    const TransposedProduct tp(ctx, kdim, mg, ohw, (*w.packed_t)[static_cast<std::size_t>(grp)]);
+    const kernels::PackedBLayout& layout = tp.layout;
+    scratch_of(yt, static_cast<std::size_t>(ohw * mg));
+    scratch_of(packed, static_cast<std::size_t>(layout.size()));
     const float* xg = x + ((item / g.group) * g.in_channels + grp * cg) * ihw;
     const int64_t y_offset = ((item / g.group) * g.out_channels + grp * mg) * ohw;
     ctx.parallel_for(cg, 1, [&](int64_t c0, int64_t c1) {
@@ -742,28 +805,18 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
         im2col_rows(win, xg, c0 * kernel, c1 * kernel, 0, ohw, cols.data(), ohw);
       kernels::pack_b_rows(layout, cols.data(), ohw, c0 * kernel, c1 * kernel, packed.data());
     });
-    ctx.parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
-      for (int64_t t = lo; t < hi; ++t) {
-        const auto [c0, c1] = piece_bounds(mg, col_pieces, align, t % col_pieces);
-        const auto [r0, r1] = piece_bounds(ohw, row_pieces, layout.panel, t / col_pieces);
-        kernels::PackedBGemmArgs args;
-        args.m = r1 - r0;
-        args.col0 = c0;
-        args.n = c1 - c0;
-        args.a_packed = packed.data();
-        args.a_row0 = r0;
-        args.a_rows = ohw;
-        args.b = &(*w.packed_t)[static_cast<std::size_t>(grp)];
-        args.c = yt.data() + r0 * mg + c0;
-        args.ldc = mg;
-        kernels::gemm_packed_b(args);
-        float* yg = y + y_offset + c0 * ohw;
-        kernels::transpose_f32(yt.data() + r0 * mg + c0, mg, r1 - r0, c1 - c0, yg + r0, ohw);
-        finish_rows(b ? b + grp * mg + c0 : nullptr, w.epilogue,
-                    w.residual ? w.residual + y_offset + c0 * ohw : nullptr, c1 - c0, r0, r1, yg,
-                    ohw);
-      }
-    });
+    for_each_piece(ctx, tp, packed.data(),
+                   [&](kernels::PackedBGemmArgs& args, int64_t r0, int64_t r1, int64_t c0) {
+                     args.c = yt.data() + r0 * mg + c0;
+                     args.ldc = mg;
+                     kernels::gemm_packed_b(args);
+                     const int64_t cols = args.n;
+                     float* yg = y + y_offset + c0 * ohw;
+                     kernels::transpose_f32(args.c, mg, r1 - r0, cols, yg + r0, ohw);
+                     finish_rows(b ? b + grp * mg + c0 : nullptr, w.epilogue,
+                                 w.residual ? w.residual + y_offset + c0 * ohw : nullptr, cols, r0,
+                                 r1, yg, ohw);
+                   });
   }
 }
 
@@ -775,73 +828,6 @@ void conv_transposed(const KernelContext& ctx, const ConvGeometry& g, const floa
 // a transposed product, ran slower). MobileNetV2 whole, alternated minima: 1.3-1.5 % faster
 // (one thread), 0.2-1.7 % (two); without the 28x28 planes at stride 1, 1-7 % slower than that.
 constexpr int64_t kChannelsLastMaxInputs = 784;
-
-// Positions per thread from which a pointwise product with channels-last X or Y is split by
-// rows (positions) rather than columns (channels): each row piece reads all of W^T.
-constexpr int64_t kChannelsLastRowsPerThread = 128;
-
-// One image's channels-last products' tasks: pieces of rows (positions) and of columns
-// (output channels), whole register tiles each (conv_transposed's cut for few positions).
-struct ChannelsLastGrid {
-  int64_t row_pieces = 1, col_pieces = 1, row_unit = 1, col_unit = 1;
-};
-
-ChannelsLastGrid channels_last_grid(const KernelContext& ctx, int64_t positions, int64_t channels,
-                                    int64_t row_unit, int64_t col_unit) {
-  ChannelsLastGrid grid{1, 1, row_unit, col_unit};
-  const int64_t threads = ctx.threads();
-  const int64_t row_units = (positions + row_unit - 1) / row_unit;
-  const int64_t col_units = (channels + col_unit - 1) / col_unit;
-  if (positions >= kChannelsLastRowsPerThread * threads) {
-    grid.row_pieces = std::min(threads * kTasksPerThread, row_units);
-    return grid;
-  }
-  grid.col_pieces = std::min(threads * kTasksPerThread, col_units);
-  if (col_units < threads) grid.row_pieces = std::min(threads, row_units);
-  return grid;
-}
-
-// What a channels-last 1x1 convolution's transposed products take per image: X^T (hw x cg)
-// packed as `layout`, W^T packed (wt), and the cut of Y^T (hw x mg) into tasks.
-struct TransposedProduct {
-  TransposedProduct(const KernelContext& ctx, const ConvGeometry& g, const Operands<float>& w)
-      : cg(g.in_channels),
-        mg(g.out_channels),
-        hw(g.window.out_size()),
-        wt(w.packed_t->front()),
-        layout(kernels::packed_a_layout(cg, hw, wt.level())),
-        grid(channels_last_grid(ctx, hw, mg, layout.panel, wt.col_align())) {}
-  int64_t cg, mg, hw;
-  const kernels::PackedB& wt;
-  kernels::PackedBLayout layout;
-  ChannelsLastGrid grid;
-};
-
-// One image's products Y^T (hw positions x mg channels) = X^T x W^T from a packed X^T, a piece
-// of rows by columns per task: fn(args, r0, r1, c0) with args set for the piece but for C and
-// its finish.
-template <class Fn>
-void for_each_piece(const KernelContext& ctx, const TransposedProduct& tp, const float* packed,
-                    const Fn& fn) {
-  const ChannelsLastGrid& grid = tp.grid;
-  const int64_t hw = tp.hw, mg = tp.mg;
-  ctx.parallel_for(grid.row_pieces * grid.col_pieces, 1, [&](int64_t lo, int64_t hi) {
-    for (int64_t t = lo; t < hi; ++t) {
-      const auto [c0, c1] = piece_bounds(mg, grid.col_pieces, grid.col_unit, t % grid.col_pieces);
-      const auto [r0, r1] = piece_bounds(hw, grid.row_pieces, grid.row_unit, t / grid.col_pieces);
-      if (r0 >= r1 || c0 >= c1) continue;
-      kernels::PackedBGemmArgs args;
-      args.m = r1 - r0;
-      args.col0 = c0;
-      args.n = c1 - c0;
-      args.a_packed = packed;
-      args.a_row0 = r0;
-      args.a_rows = hw;
-      args.b = &tp.wt;
-      fn(args, r0, r1, c0);
-    }
-  });
-}
 
 // A 1x1 convolution (one group, no stride or padding) whose Y is channels-last: per image,
 // Y^T = X^T x W^T straight into Y, X^T packed by the threads together (conv_transposed's
@@ -855,9 +841,9 @@ void conv_pointwise_to_channels_last(const KernelContext& ctx, const ConvGeometr
   std::vector<float>& packed = caller_packed;
   scratch_of(packed, static_cast<std::size_t>(tp.layout.size()));
   for (int64_t n = 0; n < g.batch; ++n) {
-    const float* xn = x + n * tp.cg * tp.hw;
+    const float* xn = x + n * tp.kdim * tp.hw;
     float* yn = y + n * tp.hw * tp.mg;
-    ctx.parallel_for(tp.cg, 1, [&](int64_t c0, int64_t c1) {
+    ctx.parallel_for(tp.kdim, 1, [&](int64_t c0, int64_t c1) {
       kernels::RowTransform transform;
       if (w.input) {
         transform.scale = w.input->scale.data();
@@ -890,14 +876,14 @@ void conv_pointwise_from_channels_last(const KernelContext& ctx, const ConvGeome
   scratch_of(packed, static_cast<std::size_t>(tp.layout.size()));
   const int64_t panels = (tp.hw + tp.layout.panel - 1) / tp.layout.panel;
   for (int64_t n = 0; n < g.batch; ++n) {
-    const float* xn = x + n * tp.hw * tp.cg;
+    const float* xn = x + n * tp.hw * tp.kdim;
     float* yn = y + n * tp.mg * tp.hw;
     const float* residual = w.residual ? w.residual + n * tp.mg * tp.hw : nullptr;
     // X^T packed once by the threads together (each product packing its own rows of it took
     // all of it again for every column piece).
     ctx.parallel_for(panels, 1, [&](int64_t lo, int64_t hi) {
       const int64_t r0 = lo * tp.layout.panel, r1 = std::min(tp.hw, hi * tp.layout.panel);
-      kernels::pack_a_rows(tp.layout, xn + r0 * tp.cg, tp.cg, r0, r1, packed.data());
+      kernels::pack_a_rows(tp.layout, xn + r0 * tp.kdim, tp.kdim, r0, r1, packed.data());
     });
     for_each_piece(
         ctx, tp, packed.data(),
@@ -913,21 +899,13 @@ void conv_pointwise_from_channels_last(const KernelContext& ctx, const ConvGeome
   }
 }
 
-// Channels-last X (hw x c per image) to planar (c x hw), or back: one transpose per image.
-void positions_to_planes(const KernelContext& ctx, const float* src, int64_t batch,
-                         int64_t channels, int64_t hw, float* dst) {
+// Each of `batch` images of rows x cols transposed (channels-last hw x c to planar c x hw, or
+// back), an image a task.
+void transpose_images(const KernelContext& ctx, const float* src, int64_t batch, int64_t rows,
+                      int64_t cols, float* dst) {
   ctx.parallel_for(batch, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t n = lo; n < hi; ++n)
-      kernels::transpose_f32(src + n * hw * channels, channels, hw, channels,
-                             dst + n * channels * hw, hw);
-  });
-}
-void planes_to_positions(const KernelContext& ctx, const float* src, int64_t batch,
-                         int64_t channels, int64_t hw, float* dst) {
-  ctx.parallel_for(batch, 1, [&](int64_t lo, int64_t hi) {
-    for (int64_t n = lo; n < hi; ++n)
-      kernels::transpose_f32(src + n * channels * hw, hw, channels, hw, dst + n * hw * channels,
-                             channels);
+      kernels::transpose_f32(src + n * rows * cols, cols, rows, cols, dst + n * rows * cols, rows);
   });
 }
 
@@ -1594,16 +1572,18 @@ void conv_forward_channels_last(const KernelContext& ctx, const ConvState& s, co
   if (pointwise && s.x_last && !s.y_last && !ops.input)
     return conv_pointwise_from_channels_last(ctx, g, x, ops, b, y);
   const int64_t ihw = g.window.in_size(), ohw = g.window.out_size();
-  std::vector<float> planar_x, planar_y;
+  // Scratch of the calling thread, kept between runs (conv_forward uses thread_local buffers of
+  // its own, not these).
+  thread_local std::vector<float> planar_x, planar_y;
   if (s.x_last) {
-    planar_x.resize(static_cast<std::size_t>(g.batch * g.in_channels * ihw));
-    positions_to_planes(ctx, x, g.batch, g.in_channels, ihw, planar_x.data());
+    scratch_of(planar_x, static_cast<std::size_t>(g.batch * g.in_channels * ihw));
+    transpose_images(ctx, x, g.batch, ihw, g.in_channels, planar_x.data());
     x = planar_x.data();
   }
   if (!s.y_last) return conv_forward<float>(ctx, g, x, ops, b, y);
-  planar_y.resize(static_cast<std::size_t>(g.batch * g.out_channels * ohw));
+  scratch_of(planar_y, static_cast<std::size_t>(g.batch * g.out_channels * ohw));
   conv_forward<float>(ctx, g, x, ops, b, planar_y.data());
-  planes_to_positions(ctx, planar_y.data(), g.batch, g.out_channels, ohw, y);
+  transpose_images(ctx, planar_y.data(), g.batch, g.out_channels, ohw, y);
 }
 
 void conv_kernel(KernelContext& ctx, const ConvState& s) {
