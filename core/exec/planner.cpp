@@ -716,7 +716,52 @@ void order_graph(PlanContext& ctx, ir::Graph& g, const std::string& prefix, Late
                   late);
 }
 
+// A node's attributes named as the executor's passes name theirs, removed: count and the first.
+struct ReservedAttributes {
+  int count = 0;
+  std::string first, first_location;
+};
+
+void drop_reserved(ir::Graph& g, const std::string& prefix, ReservedAttributes& found) {
+  for (ir::Node& n : g.nodes()) {
+    for (const ir::Subgraph& sub : n.subgraphs())
+      drop_reserved(*sub.graph,
+                    subgraph_prefix(stored_location(prefix, g, n), sub.attribute, sub.list_index),
+                    found);
+    const auto& attrs = n.proto().attribute();
+    if (std::none_of(attrs.begin(), attrs.end(), [](const onnx::AttributeProto& a) {
+          return a.name().rfind(kExecutorAttributePrefix, 0) == 0;
+        }))
+      continue;
+    auto* editable = n.mutable_proto().mutable_attribute();
+    for (int i = editable->size() - 1; i >= 0; --i) {
+      if (editable->Get(i).name().rfind(kExecutorAttributePrefix, 0) != 0) continue;
+      if (found.count++ == 0) {
+        found.first = editable->Get(i).name();
+        found.first_location = stored_location(prefix, g, n);
+      }
+      editable->DeleteSubrange(i, 1);
+    }
+  }
+}
+
 }  // namespace
+
+void drop_reserved_attributes(PlanContext& ctx, ir::Graph& graph) {
+  ReservedAttributes found;
+  drop_reserved(graph, kMainGraphPrefix, found);
+  if (found.count == 0) return;
+  std::string message =
+      "attribute " + quoted_name(found.first) + " is reserved for the executor's own rewrites (" +
+      std::string(kExecutorAttributePrefix) + "*), not an ONNX attribute; ignored";
+  if (found.count > 1) message += " (" + std::to_string(found.count) + " such attributes)";
+  ctx.warnings.push_back({Severity::warning,
+                          "exec.reserved-attribute",
+                          ctx.model.name,
+                          found.first_location,
+                          message,
+                          {}});
+}
 
 void order_by_data(PlanContext& ctx, ir::Graph& graph) {
   LateReaders late;

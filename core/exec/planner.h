@@ -87,6 +87,12 @@ struct PlanContext {
 // of a cycle where there is one.
 void order_by_data(PlanContext& ctx, ir::Graph& graph);
 
+// Removes the attributes of `graph`'s nodes (and its subgraphs') that a model spells with the
+// names the executor's passes give theirs (kExecutorAttributePrefix): the kernels would take
+// them for a rewrite that never happened (a channels-last input, a residual). One warning
+// exec.reserved-attribute.
+void drop_reserved_attributes(PlanContext& ctx, ir::Graph& graph);
+
 // Plans the main graph of `model` (a view of ctx.model that the passes may have rewritten).
 // Every problem found is collected; throws PlanError if there are any.
 std::unique_ptr<GraphPlan> plan_model(PlanContext& ctx, const ir::ModelGraph& model);

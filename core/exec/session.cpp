@@ -328,6 +328,7 @@ std::unique_ptr<exec_detail::GraphPlan> Session::build_plan(
       "viewed {} as an editable graph in {:.1f} ms", model_.name,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   if (graph.graph()) {
+    exec_detail::drop_reserved_attributes(ctx, *graph.graph());
     exec_detail::order_by_data(ctx, *graph.graph());
     // A cycle stops here: the passes assume an order.
     if (!ctx.problems.empty()) throw PlanError(ctx.problems, model_.name);

@@ -274,6 +274,51 @@ g (float[1,1,3,3] x) => (float[1,1,3,3] y) <float[1,1,1,1] w = {2.0}> {
   CHECK(r.err.find("unknown-attribute") == std::string::npos);
 }
 
+namespace {
+
+// A 1x1 Conv mixing two channels of a 1x2x2x2 x; `reserved` spells the executor's own
+// attributes on it, as a rewrite that never happened would leave them.
+void write_mixing_conv(const fs::path& path, bool reserved) {
+  ModelBuilder b;
+  b.input("x", 1, {"1", "2", "2", "2"});
+  b.initializer("w", {2, 2, 1, 1}, {1, 2, 3, 4});
+  auto& conv = b.node("Conv", {"x", "w"}, {"y"}, "mix");
+  if (reserved) {
+    set_attr(conv, "onnxtool.channels_last_input", int64_t{1});
+    set_attr(conv, "onnxtool.residual_input", int64_t{7});
+  }
+  b.output("y", 1, {"1", "2", "2", "2"});
+  write_file(path, b.proto().SerializeAsString());
+}
+
+}  // namespace
+
+TEST_CASE("run: a model's attributes named as the executor's own are ignored, with a warning") {
+  TempDir dir;
+  write_mixing_conv(dir / "plain.onnx", false);
+  write_mixing_conv(dir / "reserved.onnx", true);
+  write_npy(dir / "x.npy", floats({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
+  const auto plain =
+      run_onnxtool({"run", "plain.onnx", "x.npy", "--output-dir", "plain"}, "", dir.path());
+  const auto reserved =
+      run_onnxtool({"run", "reserved.onnx", "x.npy", "--output-dir", "reserved"}, "", dir.path());
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(reserved.exit_code == 0);
+  // y = W x per position (channel 0: x0 + 2 x1); read channels-last, x would mix its positions.
+  const Tensor y = read_npy(dir / "plain" / "y.npy");
+  const Tensor y_reserved = read_npy(dir / "reserved" / "y.npy");
+  CHECK(y.data<float>()[0] == 11.0f);
+  CHECK(y.data<float>()[4] == 23.0f);
+  REQUIRE(y_reserved.nbytes() == y.nbytes());
+  CHECK(std::equal(y.data<float>(), y.data<float>() + 8, y_reserved.data<float>()));
+  INFO(reserved.err);
+  CHECK(reserved.err.find("graph.node[0] \"mix\" (Conv): attribute \"onnxtool.residual_input\" is "
+                          "reserved for the executor's own rewrites (onnxtool.*), not an ONNX "
+                          "attribute; ignored (2 such attributes) [exec.reserved-attribute]") !=
+        std::string::npos);
+  CHECK(plain.err.find("reserved-attribute") == std::string::npos);
+}
+
 TEST_CASE("run --timeout stops a runaway Loop, --max-memory an absurd tensor, with clear errors") {
   TempDir dir;
   // cond stays true and M is omitted: the Loop never ends on its own.
