@@ -6,6 +6,30 @@
 
 namespace onnxtool::kernels {
 
+namespace detail {
+#define POOL_FN(name) name##_generic
+#define POOL_LANES 4
+#include "core/kernels/pool_body.inc"
+#undef POOL_LANES
+#undef POOL_FN
+}  // namespace detail
+
+int64_t separable_max_scratch(const SeparableMax& p) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (simd_level() == SimdLevel::avx512) return detail::separable_max_scratch_avx512(p);
+  if (avx2_element_kernels()) return detail::separable_max_scratch_avx2(p);
+#endif
+  return detail::separable_max_scratch_generic(p);
+}
+
+bool separable_max_plane(float* out, const SeparableMax& p, float* scratch) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (simd_level() == SimdLevel::avx512) return detail::separable_max_plane_avx512(out, p, scratch);
+  if (avx2_element_kernels()) return detail::separable_max_plane_avx2(out, p, scratch);
+#endif
+  return detail::separable_max_plane_generic(out, p, scratch);
+}
+
 void max_rows(float* out, const float* src, int64_t row_step, int64_t rows, const RowWindow& w) {
   int64_t o = 0;
 #if defined(ONNXTOOL_X86_KERNELS)

@@ -44,4 +44,26 @@ struct PaddedAverage {
 };
 void average_padded_plane(float* out, const PaddedAverage& a);
 
+// One MaxPool plane at stride 1 with undilated kernel_h x kernel_w windows (at most
+// kMaxSeparableKernel a side) whose padding, before (top, left) and after, is smaller than the
+// window, and as many outputs along a row as inputs (out_w = in_w): out[i * in_w + o] is the
+// maximum of src's values (in_h x in_w) in rows [i - top, i - top + kernel_h) and columns
+// [o - left, o - left + kernel_w) inside the plane. Separable: the maxima along each row's
+// windows first, then along the windows' rows (k - 1 comparisons an output for each, where a
+// window takes k^2 - 1), each pass over the plane as one run of vectors. For a plane
+// without NaN that is max_rows' value bit for bit: a later value replaces the maximum only when
+// greater, so both keep the first of equal values (+0 and -0) in row-major order, the first row
+// holding the maximum and the first in it. Where the plane holds a NaN it returns false, writing
+// nothing: a window's first NaN stays and a later one is passed over, which rows taken apart
+// cannot follow.
+constexpr int64_t kMaxSeparableKernel = 32;
+struct SeparableMax {
+  const float* src = nullptr;
+  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
+  int64_t top = 0, left = 0, kernel_h = 1, kernel_w = 1;
+};
+// Floats of scratch separable_max_plane takes.
+int64_t separable_max_scratch(const SeparableMax& p);
+bool separable_max_plane(float* out, const SeparableMax& p, float* scratch);
+
 }  // namespace onnxtool::kernels

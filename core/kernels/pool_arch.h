@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/kernels/pool.h"  // declarations only: SeparableMax
+
 namespace onnxtool::kernels::detail {
 
 // Output rows an average's vector kernels sum at once (independent chains of adds).
@@ -43,6 +45,14 @@ void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w
                                int64_t out_w, int64_t stride_h, int64_t stride_w, int64_t kernel_h,
                                int64_t kernel_w, int64_t dilation_h, int64_t dilation_w,
                                const float* divisors);
+
+// separable_max_plane (pool.h) per ISA: pool_body.inc compiled with each one's vectors.
+int64_t separable_max_scratch_generic(const SeparableMax& p);
+bool separable_max_plane_generic(float* out, const SeparableMax& p, float* scratch);
+int64_t separable_max_scratch_avx2(const SeparableMax& p);
+bool separable_max_plane_avx2(float* out, const SeparableMax& p, float* scratch);
+int64_t separable_max_scratch_avx512(const SeparableMax& p);
+bool separable_max_plane_avx512(float* out, const SeparableMax& p, float* scratch);
 
 int64_t max_rows_avx512(float* out, const float* src, int64_t row_step, int64_t rows, int64_t n,
                         int64_t stride, int64_t kernel, int64_t dilation);

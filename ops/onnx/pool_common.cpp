@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -84,6 +85,9 @@ struct PlaneJob {
   // for every plane, worked out once per run (plane_divisors); set exactly where
   // sum_plane_padded applies.
   const float* divisors = nullptr;
+  // A float MaxPool's planes as kernels::separable_max_plane takes them (but for src), worked
+  // out once per run (separable_max_of); set exactly where max_plane_separable applies.
+  const kernels::SeparableMax* separable = nullptr;
 };
 
 template <class T>
@@ -457,6 +461,50 @@ bool max_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
   return true;
 }
 
+// Whether every window along an axis at stride 1 reaches the input as stride-1 windows from
+// start 0 - pad do (start[o] = o - reach's before) and holds at least one input element.
+bool stride1_windows(const AxisWindows& a) {
+  if (a.stride != 1 || a.dilation != 1 || a.out < 1 || a.in < 1) return false;
+  const int64_t before = reach(a).first;
+  for (int64_t o = 0; o < a.out; ++o)
+    if (a.start[o] != o - before || a.hi[o] <= a.lo[o]) return false;
+  return true;
+}
+
+// A float MaxPool's planes at stride 1 whose windows all hold input and whose rows keep their
+// width (3x3 with pads of 1, 5x5 with 2...), without the Indices output, as
+// kernels::separable_max_plane takes them; else nullopt.
+std::optional<kernels::SeparableMax> separable_max_of(const PlaneJob& job, DataType type) {
+  const AxisWindows &d = job.g->axis[0], &h = job.g->axis[1], &w = job.g->axis[2];
+  const bool float_planes =
+      type == DataType::float32 || type == DataType::float16 || type == DataType::bfloat16;
+  if (job.options.kind != PoolKind::max || job.indices || !float_planes || d.out != 1 ||
+      d.in != 1 || w.out != w.in || h.kernel > kernels::kMaxSeparableKernel ||
+      w.kernel > kernels::kMaxSeparableKernel || !stride1_windows(h) || !stride1_windows(w))
+    return std::nullopt;
+  kernels::SeparableMax p;
+  p.in_h = h.in;
+  p.in_w = w.in;
+  p.out_h = h.out;
+  p.out_w = w.out;
+  p.top = reach(h).first;
+  p.left = reach(w).first;
+  p.kernel_h = h.kernel;
+  p.kernel_w = w.kernel;
+  return p;
+}
+
+// Plane `plane` of a float MaxPool through kernels::separable_max_plane (each row's window
+// maxima, then the window rows': the bits of the row loops), where the job has it; false where
+// it has not, or the plane holds a NaN.
+bool max_plane_separable(const PlaneJob& job, int64_t plane, const float* x, float* y,
+                         std::vector<float>& scratch) {
+  if (!job.separable) return false;
+  kernels::SeparableMax p = *job.separable;
+  p.src = x + plane * p.in_h * p.in_w;
+  return kernels::separable_max_plane(y + plane * p.out_h * p.out_w, p, scratch.data());
+}
+
 // The divisors of every output of a small 2-D plane (the depth axis of size 1), row after row,
 // for sum_plane_padded: AveragePools of float32 and of the types widened to it; else none.
 std::vector<float> plane_divisors(const PlaneJob& job, DataType type) {
@@ -519,12 +567,18 @@ void pool_direct(const KernelContext& ctx, const Window& win, const PlaneJob& jo
                  const T* x, T* y) {
   const int64_t work = win.out_size() * win.kernel_size();
   ctx.parallel_for(planes, grain_for(work), [&](int64_t lo, int64_t hi) {
+    thread_local std::vector<float> separable_scratch;
+    if (job.separable)
+      scratch_of(separable_scratch,
+                 static_cast<std::size_t>(kernels::separable_max_scratch(*job.separable)));
     for (int64_t plane = lo; plane < hi; ++plane) {
       if (job.options.kind == PoolKind::max && job.indices) {
         max_plane(job, plane, x, y);
       } else if (job.options.kind == PoolKind::max) {
         if constexpr (std::is_same_v<T, float>)
-          if (max_plane_padded(job, plane, x, y)) continue;
+          if (max_plane_separable(job, plane, x, y, separable_scratch) ||
+              max_plane_padded(job, plane, x, y))
+            continue;
         const auto [first, last] = job.whole;
         if (max_plane_rows(job, plane, x, y))
           max_plane_values(job, plane, x, y, first, last);
@@ -727,6 +781,9 @@ void pool_kernel(KernelContext& ctx, const PoolState& s, PoolKind kind) {
   std::vector<float> divisors;
   if (win.rank() <= 3) divisors = plane_divisors(job, x.dtype());
   if (!divisors.empty()) job.divisors = divisors.data();
+  std::optional<kernels::SeparableMax> separable;
+  if (win.rank() <= 3) separable = separable_max_of(job, x.dtype());
+  if (separable) job.separable = &*separable;
   const bool narrow = x.dtype() == DataType::float16 || x.dtype() == DataType::bfloat16;
   if (narrow && win.rank() <= 3 && kind != PoolKind::lp) {
     // The float32 loops on the widened planes (one vector conversion each way): the same

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <limits>
 
+#include "core/kernels/gemm.h"
+#include "core/kernels/pool.h"
+#include "core/kernels/pool_arch.h"
 #include "ops/onnx/nn_reference.h"
 #include "tests/ops/test_nn_support.h"
 
@@ -97,6 +100,32 @@ const std::vector<PoolCase>& pool_cases() {
       {{1, 2, 60}, {5}, {2}, {2, 2}},
   };
   return cases;
+}
+
+// MaxPool's plain loop in float over a 2-D case's planes (x as c.x says): each window's
+// elements row by row, in order, skipping the padding; the first seeds, then best = v > best ?
+// v : best.
+std::vector<float> plain_max_pool(const PoolCase& c, const float* xv) {
+  const Window w = pool_window(c);
+  const int64_t planes = c.x[0] * c.x[1], ih = c.x[2], iw = c.x[3];
+  std::vector<float> want;
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t oh = 0; oh < w.out[0]; ++oh)
+      for (int64_t ow = 0; ow < w.out[1]; ++ow) {
+        float best = -std::numeric_limits<float>::infinity();
+        bool seeded = false;
+        for (int64_t kh = 0; kh < w.kernel[0]; ++kh)
+          for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+            const int64_t y = oh * w.stride[0] - w.pad_begin[0] + kh * w.dilation[0];
+            const int64_t z = ow * w.stride[1] - w.pad_begin[1] + kw * w.dilation[1];
+            if (y < 0 || y >= ih || z < 0 || z >= iw) continue;
+            const float v = xv[(p * ih + y) * iw + z];
+            best = !seeded ? v : (v > best ? v : best);
+            seeded = true;
+          }
+        want.push_back(best);
+      }
+  return want;
 }
 
 }  // namespace
@@ -314,26 +343,84 @@ TEST_CASE("MaxPool in float gives the bits of the plain loop on every path") {
     xv[3 * iw + 2] = -0.0f;
     xv[3 * iw + 3] = 0.0f;
     const Tensor got = run_node({pool_node("MaxPool", c, ""), 22, {{"x", x}}})[0].tensor();
-    const Window w = pool_window(c);
-    const int64_t planes = c.x[0] * c.x[1];
-    std::vector<float> want;
-    for (int64_t p = 0; p < planes; ++p)
-      for (int64_t oh = 0; oh < w.out[0]; ++oh)
-        for (int64_t ow = 0; ow < w.out[1]; ++ow) {
-          float best = -std::numeric_limits<float>::infinity();
-          bool seeded = false;
-          for (int64_t kh = 0; kh < w.kernel[0]; ++kh)
-            for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
-              const int64_t y = oh * w.stride[0] - w.pad_begin[0] + kh * w.dilation[0];
-              const int64_t z = ow * w.stride[1] - w.pad_begin[1] + kw * w.dilation[1];
-              if (y < 0 || y >= ih || z < 0 || z >= iw) continue;
-              const float v = xv[(p * ih + y) * iw + z];
-              best = !seeded ? v : (v > best ? v : best);
-              seeded = true;
-            }
-          want.push_back(best);
-        }
+    const std::vector<float> want = plain_max_pool(c, xv);
     REQUIRE(got.numel() == static_cast<int64_t>(want.size()));
     CHECK(std::memcmp(got.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
+  }
+}
+
+// MaxPool at stride 1 with windows that keep the rows' width (3x3 with pads of 1 and the like)
+// takes each row's window maxima, then the window rows' (kernels::separable_max_plane): for a
+// plane without NaN the plain loop's bits, ties of +0 and -0 included (the first in row-major
+// order stays); a plane holding a NaN goes the row loops' way. Through the operator, and each
+// vector variant this CPU has on its own.
+TEST_CASE("MaxPool at stride 1 keeping the width: rows' maxima, then columns', with the bits") {
+  const PoolCase cases[] = {
+      {{1, 3, 7, 7}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 3, 1, 1}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 3, 14, 14}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{2, 2, 28, 28}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 3, 5, 9}, {5, 5}, {1, 1}, {2, 2, 2, 2}},
+      {{1, 3, 13, 20}, {5, 3}, {1, 1}, {2, 1, 2, 1}},
+      {{1, 3, 8, 20}, {2, 2}, {1, 1}, {1, 1, 0, 0}},
+      {{1, 3, 9, 17}, {3, 3}, {1, 1}, {0, 1, 0, 1}},  // fewer output rows than input rows
+      {{1, 3, 6, 40}, {3, 7}, {1, 1}, {2, 3, 0, 3}},  // windows from two rows above
+      {{1, 3, 3, 3}, {3, 3}, {1, 1}, {2, 0, 0, 2}},
+  };
+  for (const PoolCase& c : cases) {
+    CAPTURE(list(c.x));
+    CAPTURE(list(c.kernel));
+    CAPTURE(list(c.pads));
+    Tensor x = random_tensor(DataType::float32, c.x, 5);
+    float* xv = x.mutable_data<float>();
+    const int64_t plane = c.x[2] * c.x[3], planes = c.x[0] * c.x[1];
+    // Few distinct values, so that windows hold ties; zeros of both signs where the rest is
+    // negative, infinities.
+    for (int64_t i = 0; i < planes * plane; ++i) {
+      const float v = std::floor(xv[i] * 3.0f) / 3.0f;
+      xv[i] = v > 0.0f ? -v : (i % 3 == 0 ? -0.0f : (i % 3 == 1 ? 0.0f : v));
+    }
+    xv[plane / 2] = -std::numeric_limits<float>::infinity();
+    xv[plane - 1] = std::numeric_limits<float>::infinity();
+    // Plane 1 holds a NaN: the separable path declines it.
+    xv[plane + plane / 3] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> want = plain_max_pool(c, xv);
+    const Tensor got = run_node({pool_node("MaxPool", c, ""), 22, {{"x", x}}})[0].tensor();
+    REQUIRE(got.numel() == static_cast<int64_t>(want.size()));
+    CHECK(std::memcmp(got.data<float>(), want.data(), want.size() * sizeof(float)) == 0);
+
+    const Window w = pool_window(c);
+    kernels::SeparableMax p;
+    p.in_h = c.x[2];
+    p.in_w = c.x[3];
+    p.out_h = w.out[0];
+    p.out_w = w.out[1];
+    p.top = c.pads[0];
+    p.left = c.pads[1];
+    p.kernel_h = c.kernel[0];
+    p.kernel_w = c.kernel[1];
+    REQUIRE(p.out_w == p.in_w);
+    using Variant = bool (*)(float*, const kernels::SeparableMax&, float*);
+    std::vector<std::pair<std::string, Variant>> variants = {
+        {"generic", kernels::detail::separable_max_plane_generic}};
+    if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx2)
+      variants.emplace_back("avx2", kernels::detail::separable_max_plane_avx2);
+    if (kernels::cpu_simd_level() >= kernels::SimdLevel::avx512)
+      variants.emplace_back("avx512", kernels::detail::separable_max_plane_avx512);
+    const int64_t out_plane = p.out_h * p.out_w;
+    std::vector<float> scratch(static_cast<std::size_t>(kernels::separable_max_scratch(p)));
+    for (const auto& [name, variant] : variants) {
+      CAPTURE(name);
+      std::vector<float> out(static_cast<std::size_t>(out_plane), 7.0f);
+      for (const int64_t at : {int64_t{0}, planes - 1}) {
+        if (at == 1) continue;
+        p.src = xv + at * plane;
+        REQUIRE(variant(out.data(), p, scratch.data()));
+        CHECK(std::memcmp(out.data(), want.data() + at * out_plane, out.size() * sizeof(float)) ==
+              0);
+      }
+      p.src = xv + plane;
+      CHECK_FALSE(variant(out.data(), p, scratch.data()));
+    }
   }
 }
