@@ -50,4 +50,26 @@ void im2col_packed(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1,
   detail::im2col_packed_generic(w, x, c0, c1, p0, p1, layout, out, scratch);
 }
 
+void fill_phase_planes(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, float* out) {
+#if defined(ONNXTOOL_X86_KERNELS)
+  switch (simd_level()) {
+    case SimdLevel::avx512:
+      return detail::fill_phase_planes_avx512(w, x, c0, c1, out);
+    case SimdLevel::avx2:
+      return detail::fill_phase_planes_avx2(w, x, c0, c1, out);
+    case SimdLevel::scalar:
+      break;
+  }
+#endif
+  detail::fill_phase_planes_generic(w, x, c0, c1, out);
+}
+
+int64_t phase_plane_width(const PlaneWindow& w) {
+  return detail::padded_of(w).phase_w;
+}
+
+int64_t phase_tap_offset(const PlaneWindow& w, int64_t kh, int64_t kw) {
+  return detail::tap_offset(w, detail::padded_of(w), kh, kw);
+}
+
 }  // namespace onnxtool::kernels

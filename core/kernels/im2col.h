@@ -27,4 +27,14 @@ int64_t im2col_packed_scratch(const PlaneWindow& w, int64_t p0, int64_t p1);
 void im2col_packed(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
                    int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
 
+// The phase planes (plane_phases.inc: the padded plane split by the strides, zero outside the
+// input) of channels [c0, c1) of x, channel c's phase_planes_size(w) floats at out + (c - c0) *
+// phase_planes_size(w); planes no tap reads are left as they were. Tap (kh, kw) of output
+// (oy, ox) reads a channel's planes at phase_tap_offset(w, kh, kw) + oy * phase_plane_width(w)
+// + ox: along all of an image's outputs at once, with phase_plane_width(w) - out_w columns
+// between rows.
+void fill_phase_planes(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, float* out);
+int64_t phase_plane_width(const PlaneWindow& w);
+int64_t phase_tap_offset(const PlaneWindow& w, int64_t kh, int64_t kw);
+
 }  // namespace onnxtool::kernels

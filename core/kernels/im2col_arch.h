@@ -29,6 +29,12 @@ inline void fill_panel_row_plain(float* dst, const float* src, const Im2colRun* 
 
 }  // namespace
 
+void fill_phase_planes_generic(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1,
+                               float* out);
+void fill_phase_planes_avx2(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1,
+                            float* out);
+void fill_phase_planes_avx512(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1,
+                              float* out);
 void im2col_packed_generic(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,
                            int64_t p1, const PackedBLayout& layout, float* out, float* scratch);
 void im2col_packed_avx2(const PlaneWindow& w, const float* x, int64_t c0, int64_t c1, int64_t p0,

@@ -233,6 +233,22 @@ TEST_CASE("Conv: the in-place path for few input channels gives the plain produc
   check_packed_cases(cases);
 }
 
+// A 2-D Conv on 16 input channels or more with a constant W reads its input's phase planes
+// (split by stride phase, padded) in one product per band of output rows, where the other
+// paths build im2col's columns: the same fmas in the same order, so the bits of the plain
+// product, on one thread and two; and the reference's values. Strides 1 to 3, 3x3 to 7x7,
+// dilations, pads on any side, a batch, no bias, planes of several bands.
+TEST_CASE("Conv: the phase-plane path for 16 input channels or more gives the plain bits") {
+  const std::vector<ConvCase> cases = {
+      {{1, 32, 28, 28}, {40, 32, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}},  // Inception's stride 2
+      {{1, 16, 20, 18}, {24, 16, 5, 5}, 1, {1, 1}, {2, 2, 2, 2}},  // a 5x5 layer
+      {{2, 16, 15, 17}, {20, 16, 3, 3}, 1, {2, 1}, {0, 1, 2, 1}, {2, 2}, "", false},
+      {{1, 20, 30, 30}, {8, 20, 7, 7}, 1, {3, 3}, {3, 3, 3, 3}},
+      {{1, 16, 100, 100}, {64, 16, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}},  // four bands
+  };
+  check_packed_cases(cases);
+}
+
 // Late layers (more filters than positions, past the transposed path's 49) split the product
 // by rows: B (X itself, or im2col's columns) packed once by both threads, then row blocks
 // handed out as threads free up. The same fmas in the same order: the plain product's bits.

@@ -398,7 +398,8 @@ TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same 
   // Pointwise and im2col Convs whose products split into column tiles (24x24 positions) or
   // into row blocks (7x7), depthwise by planes (9x9) and by channel blocks (7x7, 16 and 4
   // channels), Winograd's 3x3 path (32 channels in or more, 24x24 and 28x28
-  // positions), the summand on either side, a Sum, and an activation after.
+  // positions), the phase-plane products (16 channels in: 5x5, and 3x3 on 13x13), the summand
+  // on either side, a Sum, and an activation after.
   const Case cases[] = {
       {16, 64, 24, 1, "", "  s = Add (c, r)\n  y = Relu (s)"},
       {16, 64, 24, 1, "", "  y = Add (r, c)"},
@@ -409,6 +410,8 @@ TEST_CASE("a residual Add after a Conv runs in the Conv's kernel, with the same 
       {20, 20, 7, 3, "<group = 20, pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
       {32, 40, 24, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (c, r)\n  y = Relu (s)"},
       {48, 16, 28, 3, "<pads = [1, 1, 1, 1]>", "  s = Add (r, c)\n  y = LeakyRelu (s)"},
+      {16, 24, 20, 5, "<pads = [2, 2, 2, 2]>", "  s = Add (c, r)\n  y = Relu (s)"},
+      {16, 20, 13, 3, "<pads = [1, 1, 1, 1]>", "  y = Add (r, c)"},
   };
   for (const Case& c : cases) {
     INFO(c.conv, " ", c.tail, " hw=", c.hw);
