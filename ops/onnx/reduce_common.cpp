@@ -251,8 +251,106 @@ Plan make_plan(const Shape& shape, const std::vector<bool>& reduced) {
   return p;
 }
 
+// ---- one output over a contiguous run of float32 ------------------------------------------
+
+// A run (the values of one output, adjacent: the last axes reduced) goes in blocks of this many
+// values, each reduced on its own, then the blocks' results in order: the threads can share a
+// whole-tensor reduction's blocks, and the order never depends on how many threads there are.
+constexpr int64_t kRunBlock = 16384;
+// Within a block value i goes to partial result i % kRunLanes (independent chains, in vectors),
+// and the partial results are combined pairwise: lane l with lane l + 8, then l + 4, + 2, + 1.
+constexpr int kRunLanes = 16;
+
+// The reductions that run in lanes: sums (their rounding is that order's) and the extremes
+// (whose results need no order: see run_extreme).
+constexpr bool runs_in_lanes(ReduceKind k) {
+  return k == ReduceKind::sum || k == ReduceKind::mean || k == ReduceKind::l1 ||
+         k == ReduceKind::l2 || k == ReduceKind::sum_square || k == ReduceKind::max ||
+         k == ReduceKind::min;
+}
+
+template <ReduceKind K>
+float combine_partials(float a, float b) {
+  if constexpr (K == ReduceKind::max || K == ReduceKind::min)
+    return Ops<K, float>::step(a, b);
+  else
+    return a + b;
+}
+
+// One block of n values (n <= kRunBlock): its lanes, then their pairwise combination.
+template <ReduceKind K>
+float reduce_block(const float* x, int64_t n) {
+  using O = Ops<K, float>;
+  float lanes[kRunLanes];
+  for (float& l : lanes) l = O::init();
+  int64_t i = 0;
+  for (; i + kRunLanes <= n; i += kRunLanes)
+    for (int l = 0; l < kRunLanes; ++l) lanes[l] = O::step(lanes[l], x[i + l]);
+  for (int l = 0; i < n; ++i, ++l) lanes[l] = O::step(lanes[l], x[i]);
+  for (int h = kRunLanes / 2; h >= 1; h /= 2)
+    for (int l = 0; l < h; ++l) lanes[l] = combine_partials<K>(lanes[l], lanes[l + h]);
+  return lanes[0];
+}
+
+// A run of len values from its blocks' results, in order.
+template <ReduceKind K>
+float combine_blocks(const float* partials, int64_t blocks) {
+  float acc = partials[0];
+  for (int64_t b = 1; b < blocks; ++b) acc = combine_partials<K>(acc, partials[b]);
+  return acc;
+}
+
+// Max and min keep the first value they meet of those equal to the result (the first NaN, the
+// first of +0 and -0): the lanes find the same value, and where it is a zero or a NaN (whose
+// sign and payload the order picks) the run is taken again in order, as reduce_columns does.
+template <ReduceKind K>
+float run_result(const float* x, int64_t len, float lanes_result) {
+  using O = Ops<K, float>;
+  if constexpr (K == ReduceKind::max || K == ReduceKind::min) {
+    if (lanes_result == 0.0f || lanes_result != lanes_result) {
+      float acc = O::init();
+      for (int64_t i = 0; i < len; ++i) acc = O::step(acc, x[i]);
+      return acc;
+    }
+  }
+  return O::finish(lanes_result, len);
+}
+
+// The outputs of a plan whose runs are contiguous (inner 1): each in blocks and lanes. The
+// threads take the outputs, or, where there are fewer outputs than threads, each output's blocks.
+template <ReduceKind K>
+void run_contiguous(const KernelContext& ctx, const Plan& p, const float* x, float* y) {
+  const int64_t len = p.len, blocks = (len + kRunBlock - 1) / kRunBlock;
+  if (p.outer < ctx.threads() && blocks > 1) {
+    std::vector<float> partials(static_cast<std::size_t>(blocks));
+    for (int64_t o = 0; o < p.outer; ++o) {
+      const float* run = x + o * len;
+      ctx.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b)
+          partials[static_cast<std::size_t>(b)] =
+              reduce_block<K>(run + b * kRunBlock, std::min(kRunBlock, len - b * kRunBlock));
+      });
+      y[o] = run_result<K>(run, len, combine_blocks<K>(partials.data(), blocks));
+    }
+    return;
+  }
+  ctx.parallel_for(p.outer, grain_for(len), [&](int64_t lo, int64_t hi) {
+    std::vector<float> partials(static_cast<std::size_t>(blocks));
+    for (int64_t o = lo; o < hi; ++o) {
+      const float* run = x + o * len;
+      for (int64_t b = 0; b < blocks; ++b)
+        partials[static_cast<std::size_t>(b)] =
+            reduce_block<K>(run + b * kRunBlock, std::min(kRunBlock, len - b * kRunBlock));
+      y[o] = run_result<K>(run, len, combine_blocks<K>(partials.data(), blocks));
+    }
+  });
+}
+
 template <ReduceKind K, class T>
 void run_plan(const KernelContext& ctx, const Plan& p, const T* x, T* y) {
+  if constexpr (std::is_same_v<T, float> && runs_in_lanes(K)) {
+    if (p.simple && p.inner == 1 && p.len > 1) return run_contiguous<K>(ctx, p, x, y);
+  }
   if (p.simple) {
     // Tasks: each outer index, its inner outputs cut into column chunks.
     const int64_t chunk = std::min<int64_t>(p.inner, 1024);

@@ -97,6 +97,48 @@ TEST_CASE("Reduce*: blocked and gathered paths agree with the reference") {
   for (const Op& op : reduce_ops()) check_reduce(op, wide, {1}, true, 1e-4);
 }
 
+// Float32 values reduced along adjacent runs (the last axes, or all of them) go in blocks of
+// 16384 values, each in 16 lanes combined pairwise, the blocks in order: the sums are close to
+// the reference, the same bits on one thread and two (a whole-tensor sum shares its blocks out);
+// max and min keep the first zero they meet (of -0 and +0) as the plain loop does.
+TEST_CASE("Reduce*: contiguous runs in lanes and blocks, the same bits on any thread count") {
+  const Tensor x = random_tensor(DataType::float32, {3, 40001}, 73, -1, 2);
+  for (const Op& op : reduce_ops()) {
+    if (op.kind == ReduceKind::prod || op.kind == ReduceKind::log_sum_exp ||
+        op.kind == ReduceKind::log_sum)
+      continue;
+    for (const std::vector<int64_t>& axes : {std::vector<int64_t>{-1}, std::vector<int64_t>{}}) {
+      CAPTURE(op.name);
+      CAPTURE(list(axes));
+      const Tensor want = reference(x, axes, op.kind, false);
+      NodeCase n{"y = " + std::string(op.name) + " <keepdims = 0> (x, axes)",
+                 op.axes_input_from,
+                 {{"x", x}}};
+      n.initializers.emplace_back(
+          "axes", Tensor::from_vector<int64_t>({static_cast<int64_t>(axes.size())}, axes));
+      n.threads = 1;
+      const Tensor one = run_node(n)[0].tensor();
+      n.threads = 2;
+      const Tensor two = run_node(n)[0].tensor();
+      check_close(one, want, 1e-5, 1e-3);
+      CHECK(values(one) == values(two));
+    }
+  }
+  // A run of negatives with zeros of both signs: the first one met is the maximum.
+  for (const bool negative_first : {true, false}) {
+    std::vector<double> v(40, -1.0);
+    v[3] = negative_first ? -0.0 : 0.0;
+    v[20] = negative_first ? 0.0 : -0.0;
+    const Tensor z = cast_to(doubles({40}, v), DataType::float32);
+    const Tensor y = run_node({"y = ReduceMax <keepdims = 0> (x)", 13, {{"x", z}}})[0].tensor();
+    CHECK(std::signbit(y.data<float>()[0]) == negative_first);
+    for (double& e : v) e = -e;
+    const Tensor zm = cast_to(doubles({40}, v), DataType::float32);
+    const Tensor ym = run_node({"y = ReduceMin <keepdims = 0> (x)", 13, {{"x", zm}}})[0].tensor();
+    CHECK(std::signbit(ym.data<float>()[0]) != negative_first);
+  }
+}
+
 TEST_CASE("Reduce*: element types") {
   const Tensor x = random_tensor(DataType::float32, {2, 3, 4}, 73, 0.5, 1.5);
   for (const Op& op : reduce_ops()) {
