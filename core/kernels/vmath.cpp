@@ -56,6 +56,19 @@ float erf1(float x) {
   return std::isnan(x) ? x : y;
 }
 
+// One lane of tanh8 in vmath_avx2.cpp, operation for operation.
+float tanh1(float x) {
+  const float a = std::fabs(x);
+  const float t = x * x;
+  float p = kTanhSmall[0];
+  for (int i = 1; i < 5; ++i) p = std::fma(p, t, kTanhSmall[i]);
+  const float small = std::copysign(std::fma(x * t, p, x), x);
+  const float e = exp1(a * -2.0f);
+  const float large = std::copysign((1.0f - e) / (1.0f + e), x);
+  const float y = a < kTanhSplit ? small : large;
+  return std::isnan(x) ? x : y;
+}
+
 // One lane of sigmoid_avx2, operation for operation.
 float sigmoid1(float x) {
   const float e = exp1(-std::fabs(x));
@@ -92,6 +105,14 @@ void exp_f32(const float* x, float* y, int64_t n) {
   if (vector_code()) i = exp_avx2(x, y, n);
 #endif
   for (; i < n; ++i) y[i] = exp1(x[i]);
+}
+
+void tanh_f32(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+#if defined(ONNXTOOL_X86_KERNELS)
+  if (vector_code()) i = tanh_avx2(x, y, n);
+#endif
+  for (; i < n; ++i) y[i] = tanh1(x[i]);
 }
 
 void erf_f32(const float* x, float* y, int64_t n) {

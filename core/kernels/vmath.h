@@ -22,6 +22,11 @@ void exp_f32(const float* x, float* y, int64_t n);
 // 4 ulp of the true value. NaN stays NaN. y may be x.
 void erf_f32(const float* x, float* y, int64_t n);
 
+// y[i] = tanh(x[i]). |x| < 0.55: x + x^3 P(x^2), P of degree 4 fitted in double precision;
+// above, the sign of x times (1 - e) / (1 + e) with e = e^(-2|x|) (exp_f32's arithmetic): within
+// 4 ulp of the true value. NaN stays NaN. y may be x.
+void tanh_f32(const float* x, float* y, int64_t n);
+
 // y[i] = 1 / (1 + e^-x[i]), as e = e^-|x| (exp_f32's arithmetic), then 1 / (1 + e) for x >= 0
 // and e / (1 + e) below (so that nothing overflows). NaN stays NaN. y may be x.
 void sigmoid_f32(const float* x, float* y, int64_t n);

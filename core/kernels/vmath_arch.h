@@ -28,7 +28,14 @@ inline constexpr float kErfLarge[9] = {-0.00710721128f, 0.0168464519f, 0.0486970
                                        0.0445161834f,   0.558677077f,  0.00029260997f};
 inline constexpr float kErfSplit = 1.0f, kErfOne = 4.0f;
 
+// The coefficients of tanh_f32 (vmath.h), highest degree first: P in x^2 for |x| < kTanhSplit.
+inline constexpr float kTanhSmall[5] = {-0.006438933778554201f, 0.02118605189025402f,
+                                        -0.05387955531477928f, 0.1333284080028534f,
+                                        -0.33333325386047363f};
+inline constexpr float kTanhSplit = 0.55f;
+
 int64_t exp_avx2(const float* x, float* y, int64_t n);
+int64_t tanh_avx2(const float* x, float* y, int64_t n);
 int64_t sigmoid_avx2(const float* x, float* y, int64_t n);
 int64_t erf_avx2(const float* x, float* y, int64_t n);
 // The 8 lanes' maxima of whole vectors into lanes[8] (seeded with -inf by the caller).

@@ -52,7 +52,30 @@ __m256 erf8(__m256 x) {
   return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
+__m256 tanh8(__m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+  const __m256 a = _mm256_andnot_ps(sign, x);
+  const __m256 t = _mm256_mul_ps(x, x);
+  __m256 p = _mm256_set1_ps(kTanhSmall[0]);
+  for (int i = 1; i < 5; ++i) p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(kTanhSmall[i]));
+  const __m256 x_sign = _mm256_and_ps(x, sign);
+  // x's sign on both branches (the sum would make tanh(-0) +0).
+  const __m256 small_abs = _mm256_andnot_ps(sign, _mm256_fmadd_ps(_mm256_mul_ps(x, t), p, x));
+  const __m256 small = _mm256_or_ps(small_abs, x_sign);
+  const __m256 e = exp8(_mm256_mul_ps(a, _mm256_set1_ps(-2.0f)));
+  const __m256 large_abs = _mm256_div_ps(_mm256_sub_ps(one, e), _mm256_add_ps(one, e));
+  __m256 y = _mm256_or_ps(large_abs, x_sign);
+  y = _mm256_blendv_ps(y, small, _mm256_cmp_ps(a, _mm256_set1_ps(kTanhSplit), _CMP_LT_OQ));
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
 }  // namespace
+
+int64_t tanh_avx2(const float* x, float* y, int64_t n) {
+  const int64_t done = n / 8 * 8;
+  for (int64_t i = 0; i < done; i += 8) _mm256_storeu_ps(y + i, tanh8(_mm256_loadu_ps(x + i)));
+  return done;
+}
 
 int64_t erf_avx2(const float* x, float* y, int64_t n) {
   const int64_t done = n / 8 * 8;

@@ -475,8 +475,12 @@ void define_Tanh(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_float_unary(
-      op, [](auto x) { return std::tanh(x); }, kCostlyGrain);
+  // float32 on the vector tanh (core/kernels/vmath.h); the other types element by element.
+  define_unary(op,
+               ew::vector_f32_kernel(kernels::tanh_f32,
+                                     float_fn([](auto x) { return std::tanh(x); }, kCostlyGrain),
+                                     ew::kCheapGrain));
+  op.all().elementwise_step(ew::step_on<&ew::vector_step<kernels::tanh_f32>, 0>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 

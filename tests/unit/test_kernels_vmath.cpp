@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The vector math (core/kernels/vmath.h): e^x within 2 ulp of the true value on the whole range,
-// its edges and NaN; the vector code and the scalar code (one element at a time) give the same
-// bits; the softmax reductions add in the order vmath.h states.
+// The vector math (core/kernels/vmath.h): e^x within 2 ulp (erf and tanh within 4) of the true
+// value on the whole range, its edges and NaN; the vector code and the scalar code (one element at
+// a time) give the same bits; the softmax reductions add in the order vmath.h states.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -127,6 +127,38 @@ TEST_CASE("erf_f32: within 4 ulp, odd, the same bits by vector and one by one, t
   CHECK(out[0] == 1.0f);
   CHECK(out[1] == -1.0f);
   CHECK(std::isnan(out[2]));
+}
+
+TEST_CASE("tanh_f32: within 4 ulp, odd, the same bits by vector and one by one, the edges") {
+  std::vector<float> x;
+  for (float v = -12.0f; v < 12.0f; v += 0.00113f) x.push_back(v);
+  for (float v = -0.7f; v < 0.7f; v += 0.0000371f) x.push_back(v);  // both sides of the split
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-20f, 0.55f, -0.55f, 0.5499999f, 9.0f, 50.0f, 1e-6f})
+    x.push_back(v);
+  std::vector<float> y(x.size());
+  kernels::tanh_f32(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    float one;
+    kernels::tanh_f32(&x[i], &one, 1);
+    REQUIRE(same_bits(one, y[i]));
+    const double want = std::tanh(static_cast<double>(x[i]));
+    if (want != 0) worst = std::max(worst, ulps(y[i], want));
+    const float neg = -x[i];
+    float minus;
+    kernels::tanh_f32(&neg, &minus, 1);
+    CHECK(same_bits(minus, -y[i]));
+  }
+  CHECK(worst <= 4.0);
+  const float special[4] = {std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(), -0.0f};
+  float out[4];
+  kernels::tanh_f32(special, out, 4);
+  CHECK(out[0] == 1.0f);
+  CHECK(out[1] == -1.0f);
+  CHECK(std::isnan(out[2]));
+  CHECK(same_bits(out[3], -0.0f));
 }
 
 TEST_CASE("affine_f32: a product, a sum, then the activation, element by element's bits") {
