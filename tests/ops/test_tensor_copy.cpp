@@ -131,6 +131,36 @@ TEST_CASE("the hot data-movement kernels give the same bytes on one thread and o
   check_threads_agree({"Split", {big}, "axis = 1", 21, 2});
 }
 
+// Float32 linear and cubic Resize of the last two axes goes plane by plane (resize_float_planes),
+// the same sums in double as the general passes: its output is, bit for bit, the float64
+// Resize's (which takes the general passes) rounded to float, for the coordinate modes, cubic
+// with exclude_outside, antialiased downscales, and one axis kept.
+TEST_CASE("Resize of float planes gives the general passes' values rounded once") {
+  std::mt19937 rng(5);
+  const Tensor x = random_tensor(DataType::float32, {2, 3, 13, 17}, rng);
+  const Tensor x64 = run1({"Cast", {x}, "to = 11"});
+  const std::vector<std::pair<std::vector<float>, std::string>> cases = {
+      {{1, 1, 2, 2}, "mode = \"linear\""},
+      {{1, 1, 1.7f, 0.6f}, "mode = \"linear\", coordinate_transformation_mode = \"align_corners\""},
+      {{1, 1, 2, 3}, "mode = \"cubic\", coordinate_transformation_mode = \"asymmetric\""},
+      {{1, 1, 0.5f, 1.5f}, "mode = \"cubic\", exclude_outside = 1"},
+      {{1, 1, 0.4f, 0.3f}, "mode = \"linear\", antialias = 1"},
+      {{1, 1, 1, 2.5f}, "mode = \"linear\""},
+      {{1, 1, 2.5f, 1},
+       "mode = \"cubic\", coordinate_transformation_mode = \"pytorch_half_pixel\""},
+  };
+  for (const auto& [scales, attrs] : cases) {
+    CAPTURE(attrs);
+    const Tensor s = make<float>({4}, scales);
+    const Tensor y = run1({"Resize", {x, Tensor(), s}, attrs, 19});
+    const Tensor y64 = run1({"Resize", {x64, Tensor(), s}, attrs, 19});
+    REQUIRE(y.shape() == y64.shape());
+    const Tensor rounded = run1({"Cast", {y64}, "to = 1"});
+    CHECK(std::memcmp(y.data<float>(), rounded.data<float>(),
+                      static_cast<std::size_t>(y.numel()) * sizeof(float)) == 0);
+  }
+}
+
 // Float transposes whose innermost output dim walks the input at a stride while another dim is
 // contiguous there go as 2-D transposes in 8x8 blocks (copy_as_transposes): on sizes off the
 // blocks, one block or many, on one thread and on three, every element is where the reference
