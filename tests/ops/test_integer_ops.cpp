@@ -4,6 +4,8 @@
 // matrix, traces and diagonals, inference.
 #include <doctest/doctest.h>
 
+#include <random>
+
 #include "tests/ops/test_misc_support.h"
 
 using namespace onnxtool;
@@ -219,6 +221,61 @@ TEST_CASE("Einsum: trace, diagonal over an ellipsis batch, implicit matmul, inte
                   "(a, b) }"),
             {{"a", i64({2, 3}, {1, 2, 3, 4, 5, 6})}, {"b", i64({3}, {1, 0, -1})}});
   CHECK(vals(out[0].tensor()) == std::vector<double>{-2, -2});
+}
+
+// Two float32 operands whose labels each appear once go through matrix products (transposed
+// reads or permuted copies of the operands, a permuted result): the values of the loop (float64
+// operands, which take it) within float rounding, the same bits on one thread and two; and the
+// equations left to the loop (a trace, a broadcast ellipsis, a label summed within one operand).
+TEST_CASE("Einsum of two float operands as matrix products agrees with the loop") {
+  struct Case {
+    const char* equation;
+    Shape a, b, y;
+  };
+  const Case cases[] = {
+      {"bhid,bhjd->bhij", {2, 3, 5, 4}, {2, 3, 6, 4}, {2, 3, 5, 6}},
+      {"bhij,bhjd->bhid", {2, 3, 5, 6}, {2, 3, 6, 4}, {2, 3, 5, 4}},
+      {"ij,jk->ik", {7, 5}, {5, 9}, {7, 9}},
+      {"ji,jk->ik", {5, 7}, {5, 9}, {7, 9}},
+      {"bid,bjd->bji", {3, 5, 4}, {3, 6, 4}, {3, 6, 5}},
+      {"abc,cd->abd", {2, 3, 4}, {4, 5}, {2, 3, 5}},
+      {"bn,anm->bam", {3, 4}, {2, 4, 5}, {3, 2, 5}},
+      {"ij,j->i", {6, 8}, {8}, {6}},
+      {"i,i->", {9}, {9}, {}},
+      {"ij,ij->i", {4, 7}, {4, 7}, {4}},
+      {"ij,ij->ij", {4, 7}, {4, 7}, {4, 7}},
+      {"...ij,...jk->...ik", {2, 3, 4}, {1, 4, 5}, {2, 3, 5}},  // broadcast: the loop
+      {"ij,jk->i", {3, 4}, {4, 5}, {3}},                        // k summed within B: the loop
+  };
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  auto random_values = [&](const Shape& shape) {
+    std::size_t n = 1;
+    for (int64_t d : shape) n *= static_cast<std::size_t>(d);
+    std::vector<double> v(n);
+    for (double& e : v) e = static_cast<float>(dist(rng));  // exact in float too
+    return v;
+  };
+  auto floats = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+  for (const Case& c : cases) {
+    CAPTURE(c.equation);
+    const std::vector<double> av = random_values(c.a), bv = random_values(c.b);
+    auto text = [&](const char* type) {
+      auto dims = [](const Shape& s) {
+        std::string t = "[";
+        for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
+        return t + "]";
+      };
+      return std::string("g (") + type + dims(c.a) + " a, " + type + dims(c.b) + " b) => (" + type +
+             dims(c.y) + " y) { y = Einsum <equation = \"" + c.equation + "\"> (a, b) }";
+    };
+    const auto loop = run(model(12, text("double")), {{"a", f64(c.a, av)}, {"b", f64(c.b, bv)}});
+    const Feeds feeds = {{"a", f32(c.a, floats(av))}, {"b", f32(c.b, floats(bv))}};
+    const auto two = run(model(12, text("float")), feeds);
+    const auto one = run(model(12, text("float")), feeds, 1);
+    check_close(two[0].tensor(), c.y, vals(loop[0].tensor()), 1e-5);
+    CHECK(vals(one[0].tensor()) == vals(two[0].tensor()));
+  }
 }
 
 TEST_CASE("inference of the integer ops, Det and Einsum") {
