@@ -7,6 +7,7 @@
 #include "core/convert/adapter.h"
 #include "core/infer/helpers.h"
 #include "core/kernels/vmath.h"
+#include "core/util/scratch.h"
 #include "onnx.pb.h"
 #include "ops/onnx/nn_common.h"
 
@@ -93,6 +94,20 @@ void softmax_rows_f32(const float* x, float* y, int64_t rows, int64_t len) {
   }
 }
 
+// A float32 log-softmax along contiguous rows, on the same vector kernels: x - (max + log(sum
+// of e^(x - max))), the exponentials into a scratch (x may be y).
+void log_softmax_rows_f32(const float* x, float* y, int64_t rows, int64_t len) {
+  thread_local std::vector<float> exps;
+  scratch_of(exps, static_cast<std::size_t>(len));
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* src = x + r * len;
+    float* dst = y + r * len;
+    const float mx = kernels::max_f32(src, len);
+    const float shift = mx + std::log(kernels::exp_shifted_sum_f32(src, mx, exps.data(), len));
+    for (int64_t i = 0; i < len; ++i) dst[i] = src[i] - shift;
+  }
+}
+
 }  // namespace
 
 void infer_softmax(InferContext& ctx) {
@@ -109,11 +124,14 @@ void softmax_kernel(KernelContext& ctx, SoftmaxKind kind) {
   Tensor& y = ctx.output_uninitialized(0, x.dtype(), x.shape());
   if (x.numel() == 0) return;
   const AxisSplit s = softmax_split(ctx, x.shape());
-  if (kind == SoftmaxKind::softmax && x.dtype() == DataType::float32 && s.inner == 1) {
+  if (kind != SoftmaxKind::hardmax && x.dtype() == DataType::float32 && s.inner == 1) {
     const float* src = x.data<float>();
     float* dst = y.mutable_data<float>();
     ctx.parallel_for(s.outer, grain_for(s.axis * 8), [&](int64_t lo, int64_t hi) {
-      softmax_rows_f32(src + lo * s.axis, dst + lo * s.axis, hi - lo, s.axis);
+      if (kind == SoftmaxKind::softmax)
+        softmax_rows_f32(src + lo * s.axis, dst + lo * s.axis, hi - lo, s.axis);
+      else
+        log_softmax_rows_f32(src + lo * s.axis, dst + lo * s.axis, hi - lo, s.axis);
     });
     return;
   }

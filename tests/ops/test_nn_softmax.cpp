@@ -74,6 +74,12 @@ TEST_CASE("Softmax, LogSoftmax, Hardmax: per axis from 13, coerced to 2-D before
                   .tensor()
                   .shape()) == "[2,0]");
   }
+  // Rows long enough for the vector kernels (float32 along the last axis), with their tails.
+  const Tensor wide = random_tensor(DataType::float32, {3, 1003}, 52, -20, 20);
+  for (const auto& [op, kind] :
+       std::vector<std::pair<std::string, char>>{{"Softmax", 's'}, {"LogSoftmax", 'l'}})
+    check_close(run_node({"y = " + op + " (x)", 13, {{"x", wide}}})[0].tensor(),
+                doubles(wide.shape(), softmax_ref(values(wide), 3, 1003, 1, kind)), 1e-5, 1e-6);
   // Large numbers do not overflow; Hardmax picks the first of equal maxima.
   const Tensor big = cast_to(doubles({1, 3}, {1000, 1000, 999}), DataType::float32);
   const auto s = values(run_node({"y = Softmax (x)", 13, {{"x", big}}})[0].tensor());
