@@ -51,7 +51,7 @@ void gather_kernel(KernelContext& ctx) {
   const int64_t dim = x.shape()[axis];
   std::vector<int64_t> idx = read_ints(ctx, ind, "indices");
   for (std::size_t j = 0; j < idx.size(); ++j)
-    idx[j] = checked_index(ctx, idx[j], dim, indexed("indices", j), "axis " + std::to_string(axis));
+    idx[j] = checked_index_at(ctx, idx[j], dim, j, static_cast<std::size_t>(axis));
   Shape out(x.shape().begin(), x.shape().begin() + static_cast<std::ptrdiff_t>(axis));
   out.insert(out.end(), ind.shape().begin(), ind.shape().end());
   out.insert(out.end(), x.shape().begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.shape().end());

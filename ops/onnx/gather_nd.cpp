@@ -65,9 +65,7 @@ void gather_nd_kernel(KernelContext& ctx) {
     int64_t off = t / tuples * batch_size;
     for (int64_t j = 0; j < k; ++j) {
       const auto at = static_cast<std::size_t>(t * k + j), axis = bs + static_cast<std::size_t>(j);
-      off += checked_index(ctx, idx[at], x.shape()[axis], indexed("indices", at),
-                           "axis " + std::to_string(axis)) *
-             strides[axis];
+      off += checked_index_at(ctx, idx[at], x.shape()[axis], at, axis) * strides[axis];
     }
     copy_elements(x, off, y, t * slice, slice);
   }

@@ -53,11 +53,10 @@ void scatter_elements_kernel(KernelContext& ctx) {
   std::vector<int64_t> strides = contiguous_strides(x.shape());
   const int64_t axis_stride = strides[axis], dim = x.shape()[axis];
   strides[axis] = 0;
-  const std::string where = "axis " + std::to_string(axis);
   std::vector<Move> moves(idx.size());
   walk_offsets(ind.shape(), strides, [&](int64_t flat, int64_t off) {
     const auto f = static_cast<std::size_t>(flat);
-    const int64_t i = checked_index(ctx, idx[f], dim, indexed("indices", f), where);
+    const int64_t i = checked_index_at(ctx, idx[f], dim, f, axis);
     moves[f] = Move{off + i * axis_stride, flat, 1};
   });
   Tensor y = x.clone();

@@ -218,6 +218,15 @@ int64_t read_scalar_int(const NodeInfo& ctx, const Tensor& t, const std::string&
 // "<what> = 7 is out of range for <where> of size 3".
 int64_t checked_index(const NodeInfo& ctx, int64_t index, int64_t dim, const std::string& what,
                       const std::string& where);
+std::string indexed(const std::string& what, std::size_t i);
+// checked_index for element i of an indices tensor along `axis`: "indices[i] = 7 is out of
+// range for axis 1 of size 3". The message is made only on failure (made for every element,
+// it took a GatherElements of 65536 indices 2.9 ms, 45 ns each).
+inline int64_t checked_index_at(const NodeInfo& ctx, int64_t index, int64_t dim, std::size_t i,
+                                std::size_t axis) {
+  if (index >= -dim && index < dim) return index < 0 ? index + dim : index;
+  return checked_index(ctx, index, dim, indexed("indices", i), "axis " + std::to_string(axis));
+}
 // Normalises an axis against a rank (accepting [-rank, rank)); fails otherwise.
 int64_t kernel_axis(const KernelContext& ctx, int64_t axis, int64_t rank,
                     const std::string& what = "axis");
