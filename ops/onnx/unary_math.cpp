@@ -190,8 +190,12 @@ void define_Exp(OpDef& op) {
       .constraint("T", {"tensor(bfloat16)", "tensor(float16)", "tensor(float)", "tensor(double)"});
   // END SIGNATURES
   // clang-format on
-  define_float_unary(
-      op, [](auto x) { return std::exp(x); }, kCostlyGrain);
+  // float32 on the vector e^x (core/kernels/vmath.h, Softmax's and Sigmoid's); the other
+  // types element by element.
+  define_unary(op, ew::vector_f32_kernel(kernels::exp_f32,
+                                         float_fn([](auto x) { return std::exp(x); }, kCostlyGrain),
+                                         ew::kCheapGrain));
+  op.all().elementwise_step(ew::step_on<&ew::vector_step<kernels::exp_f32>, 0>);
   convert::bridge_dropped_attribute(op, "consumed_inputs");
 }
 
