@@ -113,7 +113,7 @@ std::vector<Activation> read_activations(const NodeInfo& ctx, Cell cell, int64_t
     const auto* info = std::find_if(std::begin(kActivations), std::end(kActivations),
                                     [&](const ActivationInfo& a) { return key == a.name; });
     if (info == std::end(kActivations)) ctx.fail("unknown activation function " + n);
-    Activation a{key, info->alpha, info->beta};
+    Activation a{key, info->alpha, info->beta, static_cast<int>(info - std::begin(kActivations))};
     if (info->params >= 1 && ai < alphas.size()) a.alpha = alphas[ai++];
     if (info->params >= 2 && bi < betas.size()) a.beta = betas[bi++];
     out.push_back(a);
@@ -123,19 +123,31 @@ std::vector<Activation> read_activations(const NodeInfo& ctx, Cell cell, int64_t
 
 template <class C>
 C activate(const Activation& a, C x) {
-  const std::string& n = a.name;
   const auto alpha = static_cast<C>(a.alpha), beta = static_cast<C>(a.beta);
-  if (n == "sigmoid") return C{1} / (C{1} + std::exp(-x));
-  if (n == "tanh") return std::tanh(x);
-  if (n == "relu") return std::max(x, C{0});
-  if (n == "affine") return alpha * x + beta;
-  if (n == "leakyrelu") return x >= 0 ? x : alpha * x;
-  if (n == "thresholdedrelu") return x >= alpha ? x : C{0};
-  if (n == "scaledtanh") return alpha * std::tanh(beta * x);
-  if (n == "hardsigmoid") return std::min(std::max(alpha * x + beta, C{0}), C{1});
-  if (n == "elu") return x >= 0 ? x : alpha * (std::exp(x) - C{1});
-  if (n == "softsign") return x / (C{1} + std::abs(x));
-  return std::log1p(std::exp(x));  // softplus
+  switch (a.kind) {  // kActivations' order
+    case 0:
+      return std::max(x, C{0});
+    case 1:
+      return std::tanh(x);
+    case 2:
+      return C{1} / (C{1} + std::exp(-x));
+    case 3:
+      return alpha * x + beta;
+    case 4:
+      return x >= 0 ? x : alpha * x;
+    case 5:
+      return x >= alpha ? x : C{0};
+    case 6:
+      return alpha * std::tanh(beta * x);
+    case 7:
+      return std::min(std::max(alpha * x + beta, C{0}), C{1});
+    case 8:
+      return x >= 0 ? x : alpha * (std::exp(x) - C{1});
+    case 9:
+      return x / (C{1} + std::abs(x));
+    default:
+      return std::log1p(std::exp(x));  // softplus
+  }
 }
 
 // ---- the kernel --------------------------------------------------------------------------------
@@ -281,17 +293,21 @@ void gru_row(const Params<C>& p, int64_t H, const C* r, const C* wb, const C* rb
         activate(act[0], clip(xr[H + j] + hrr[H + j] + wb[H + j] + rb[H + j]));
   }
   const C* rh = r + 2 * H * H;
+  // (r (.) H_{t-1}) Rh^T as one product (a dot product per element, in a loop, took 3 of a
+  // 50-step GRU's 4.8 ms at hidden size 256).
+  std::vector<C> gated, recurrent;
+  if (!p.linear_before_reset) {
+    gated.resize(static_cast<std::size_t>(H));
+    recurrent.resize(static_cast<std::size_t>(H));
+    for (int64_t k = 0; k < H; ++k)
+      gated[static_cast<std::size_t>(k)] = reset[static_cast<std::size_t>(k)] * h[k];
+    misc::gemm_serial(false, true, 1, H, H, C{1}, gated.data(), H, rh, H, C{0}, recurrent.data(),
+                      H);
+  }
   for (int64_t j = 0; j < H; ++j) {
     const auto uj = static_cast<std::size_t>(j);
-    C recur;
-    if (p.linear_before_reset) {
-      recur = reset[uj] * (hrr[2 * H + j] + rb[2 * H + j]);
-    } else {
-      // (r (.) H_{t-1}) Rh^T + Rbh
-      recur = rb[2 * H + j];
-      for (int64_t k = 0; k < H; ++k)
-        recur += reset[static_cast<std::size_t>(k)] * h[k] * rh[j * H + k];
-    }
+    const C recur = p.linear_before_reset ? reset[uj] * (hrr[2 * H + j] + rb[2 * H + j])
+                                          : rb[2 * H + j] + recurrent[uj];  // + Rbh
     const C hh = activate(act[1], clip(xr[2 * H + j] + recur + wb[2 * H + j]));
     next[uj] = (C{1} - z[uj]) * hh + z[uj] * h[j];
   }

@@ -21,6 +21,7 @@ void infer(InferContext& ctx, Cell cell);
 struct Activation {
   std::string name;  // lower case
   double alpha = 0, beta = 0;
+  int kind = 0;  // its place in rnn_common.cpp's table (activate switches on it, per element)
 };
 
 // The attributes of one RNN, GRU or LSTM node, decoded once. Problems found here are reported
