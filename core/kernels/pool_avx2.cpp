@@ -258,33 +258,10 @@ void average_padded_plane_avx2(float* out, const float* padded, int64_t padded_w
     });
 }
 
-namespace {
-
-// Lanes j with 0 <= i + j < n set (all bits), the others clear.
-__m256i lanes_inside(int64_t i, int64_t n) {
-  const __m256i at = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int32_t>(i)),
-                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  const __m256i from = _mm256_cmpgt_epi32(at, _mm256_set1_epi32(-1));
-  const __m256i below = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(n)), at);
-  return _mm256_and_si256(from, below);
-}
-
-template <class Lanes>
-Lanes load_inside_avx2(const float* row, int64_t i, int64_t n) {
-  const __m256i mask = lanes_inside(i, n);
-  const __m256 v = _mm256_maskload_ps(row + i, mask);
-  const __m256 fill = _mm256_set1_ps(-__builtin_inff());
-  return reinterpret_cast<Lanes>(_mm256_blendv_ps(fill, v, _mm256_castsi256_ps(mask)));
-}
-
-}  // namespace
-
-#define POOL_LOAD_INSIDE load_inside_avx2<PoolLanes>
 #define POOL_FN(name) name##_avx2
 #define POOL_LANES 8
 #include "core/kernels/pool_body.inc"
 #undef POOL_LANES
 #undef POOL_FN
-#undef POOL_LOAD_INSIDE
 
 }  // namespace onnxtool::kernels::detail

@@ -223,29 +223,10 @@ void average_padded_plane_avx512(float* out, const float* padded, int64_t padded
   });
 }
 
-namespace {
-
-// Lanes j with 0 <= i + j < n.
-__mmask16 lanes_inside(int64_t i, int64_t n) {
-  const int64_t lo = i < 0 ? -i : 0, hi = n - i < kLanes ? n - i : kLanes;
-  if (hi <= lo) return 0;
-  return static_cast<__mmask16>(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-
-template <class Lanes>
-Lanes load_inside_avx512(const float* row, int64_t i, int64_t n) {
-  return reinterpret_cast<Lanes>(
-      _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), lanes_inside(i, n), row + i));
-}
-
-}  // namespace
-
-#define POOL_LOAD_INSIDE load_inside_avx512<PoolLanes>
 #define POOL_FN(name) name##_avx512
 #define POOL_LANES 16
 #include "core/kernels/pool_body.inc"
 #undef POOL_LANES
 #undef POOL_FN
-#undef POOL_LOAD_INSIDE
 
 }  // namespace onnxtool::kernels::detail
