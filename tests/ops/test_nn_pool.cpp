@@ -409,7 +409,9 @@ TEST_CASE("MaxPool at stride 1 keeping the width: rows' maxima, then columns', w
       variants.emplace_back("avx512", kernels::detail::separable_max_plane_avx512);
     const int64_t out_plane = p.out_h * p.out_w;
     std::vector<float> scratch(static_cast<std::size_t>(kernels::separable_max_scratch(p)));
-    for (const auto& [name, variant] : variants) {
+    for (const auto& entry : variants) {
+      const std::string& name = entry.first;  // not a structured binding: CAPTURE's lambda reads it
+      const Variant variant = entry.second;
       CAPTURE(name);
       std::vector<float> out(static_cast<std::size_t>(out_plane), 7.0f);
       for (const int64_t at : {int64_t{0}, planes - 1}) {

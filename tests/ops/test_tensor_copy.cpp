@@ -149,7 +149,9 @@ TEST_CASE("Resize of float planes gives the general passes' values rounded once"
       {{1, 1, 2.5f, 1},
        "mode = \"cubic\", coordinate_transformation_mode = \"pytorch_half_pixel\""},
   };
-  for (const auto& [scales, attrs] : cases) {
+  for (const auto& entry : cases) {
+    const std::vector<float>& scales = entry.first;
+    const std::string& attrs = entry.second;  // not a structured binding: CAPTURE reads it
     CAPTURE(attrs);
     const Tensor s = make<float>({4}, scales);
     const Tensor y = run1({"Resize", {x, Tensor(), s}, attrs, 19});
