@@ -486,6 +486,10 @@ void pack_b_rows(const PackedBLayout& layout, const float* rows, int64_t ld, int
   }
 }
 
+int64_t in_place_b_max_rows() {
+  return detail::kDirectBRows;
+}
+
 void gemm_packed(const PackedGemmArgs<float>& g) {
   packed_product(g);
 }

@@ -187,6 +187,10 @@ struct PackedBGemmArgs {
 };
 
 void gemm_packed(const PackedGemmArgs<float>& g);
+// Rows up to which gemm_packed reads a plain B (not transposed, packed or transformed) where it
+// lies instead of packing it per call: callers that split a product by rows keep their blocks
+// this short, and then nothing packs B at all.
+int64_t in_place_b_max_rows();
 void gemm_packed_b(const PackedBGemmArgs& g);
 // Where a caller puts op(A) (m x k) packed for gemm_packed_b at `level`: A^T (k x m) laid out as
 // a packed B whose panels are the register tile's rows (at AVX-512, 7-row panels where they pad

@@ -15,6 +15,9 @@ constexpr int64_t kKc = 256;
 // variant's blocks of A (MC x kKc) and B (kKc x NC).
 constexpr int64_t kPackAElems = 128 * kKc;
 constexpr int64_t kPackBElems = kKc * 512;
+// Rows of A up to which a product reads whole panels of a plain B where B lies rather than
+// packing them first (Blocked::reads_b_directly).
+constexpr int64_t kDirectBRows = 128;
 // Rows of the register tile (and of one packed panel of A) per variant.
 constexpr int64_t kMrAvx2 = 6;
 constexpr int64_t kMrAvx512 = 8;
