@@ -681,16 +681,63 @@ void conv_in_place(const KernelContext& ctx, const ConvGeometry& g, const float*
 // output row does it.
 constexpr int64_t kPhaseProductMinChannels = 16;
 
-bool reads_phase_planes(const ConvGeometry& g, const Operands<float>& w) {
-  const Window& win = g.window;
-  return win.rank() == 2 && g.group == 1 && g.in_channels >= kPhaseProductMinChannels && w.packed &&
-         !w.input && win.stride[0] <= kInPlaceMaxStride && win.stride[1] <= kInPlaceMaxStride &&
-         !win.is_pointwise();
-}
-
 // Bytes of product one band of output rows may take in its thread's scratch: with the band's
 // phase-plane rows, within a core's L2.
 constexpr int64_t kPhaseBandBytes = int64_t{256} << 10;
+
+// Bands of output rows conv_phase_product cuts a plane into, `width` columns a row: as many as
+// the threads, or more where a band's product would outgrow kPhaseBandBytes.
+int64_t phase_bands(const ConvGeometry& g, int64_t width, int64_t threads) {
+  const int64_t oh = g.window.out[0];
+  const int64_t bytes = g.out_channels * oh * width * static_cast<int64_t>(sizeof(float));
+  const int64_t bands = std::max<int64_t>(threads, (bytes + kPhaseBandBytes - 1) / kPhaseBandBytes);
+  return std::min(oh, (bands + threads - 1) / threads * threads);
+}
+
+// Columns a product of n columns computes: whole panels, a last partial one of up to half a
+// panel as a half-width tile.
+int64_t computed_columns(int64_t n, int64_t panel) {
+  const int64_t rest = n % panel;
+  return n - rest + (rest == 0 ? 0 : rest <= panel / 2 ? panel / 2 : panel);
+}
+
+// The phase product's columns over im2col's: each band computes the plane's padding columns
+// between its rows and ends in a partial register tile, where im2col's columns are the
+// positions alone. On a small plane that is most of the difference: 48 -> 192 channels on 13x13
+// (SqueezeNet's late expand layers), two bands of 15-column rows, computed 224 columns for 169
+// and ran 0.189 ms against im2col's 0.167 (two threads; one: 0.318 against 0.286).
+double phase_column_overhead(const ConvGeometry& g, int64_t threads, int64_t panel) {
+  const kernels::PlaneWindow pw = plane_window_of(g.window);
+  const int64_t oh = g.window.out[0], ow = g.window.out[1];
+  const int64_t width = kernels::phase_plane_width(pw);
+  const int64_t bands = phase_bands(g, width, threads);
+  int64_t phase = 0;
+  for (int64_t t = 0; t < bands; ++t) {
+    const auto [oy0, oy1] = piece_bounds(oh, bands, 1, t);
+    if (oy0 < oy1) phase += computed_columns((oy1 - oy0 - 1) * width + ow, panel);
+  }
+  return static_cast<double>(phase) / static_cast<double>(computed_columns(oh * ow, panel));
+}
+
+// What building im2col's columns costs, in rows of product: the phase product computes its
+// extra columns for every output channel, im2col builds each of its columns once, so the phase
+// product's bar is 1 + this over the output channels. Measured: on 13x13, 48 -> 192 channels
+// (27-33 % more columns), im2col was 10-13 % faster; on 14x14, 128 -> 32 (23 % more), 15 %
+// slower; on 56x56, 32 -> 32 (3 % more), 20 % slower (one thread).
+constexpr double kIm2colColumnRows = 24;
+
+bool reads_phase_planes(const ConvGeometry& g, const Operands<float>& w, int64_t threads) {
+  const Window& win = g.window;
+  if (win.rank() != 2 || g.group != 1 || g.in_channels < kPhaseProductMinChannels || !w.packed ||
+      w.input || win.stride[0] > kInPlaceMaxStride || win.stride[1] > kInPlaceMaxStride ||
+      win.is_pointwise())
+    return false;
+  const kernels::PackedA<float>& packed = w.packed->front();
+  const int64_t panel = kernels::packed_b_layout(packed.k(), 1, packed.level()).panel;
+  const double bar =
+      1 + kIm2colColumnRows / static_cast<double>(std::max<int64_t>(1, g.out_channels));
+  return phase_column_overhead(g, threads, panel) <= bar;
+}
 
 // Y = W x B over bands of whole output rows, B's rows read from the input's phase planes
 // (kernels::fill_phase_planes): in a band's product, column (oy - oy0) * width + ox is output
@@ -708,11 +755,7 @@ void conv_phase_product(const KernelContext& ctx, const ConvGeometry& g, const f
   const int64_t floats = kernels::phase_planes_size(pw), width = kernels::phase_plane_width(pw);
   const kernels::PackedA<float>& packed = w.packed->front();
   const int64_t col_align = kernels::packed_b_layout(packed.k(), width, packed.level()).panel;
-  // Bands: as many as the threads, or more where a band's product would outgrow its bytes.
-  const int64_t threads = ctx.threads();
-  const int64_t bytes = mg * oh * width * static_cast<int64_t>(sizeof(float));
-  int64_t bands = std::max<int64_t>(threads, (bytes + kPhaseBandBytes - 1) / kPhaseBandBytes);
-  bands = std::min(oh, (bands + threads - 1) / threads * threads);
+  const int64_t bands = phase_bands(g, width, ctx.threads());
   // The calling thread's buffers, kept between runs; the workers read them through these
   // references.
   thread_local std::vector<float> caller_planes;
@@ -1280,7 +1323,7 @@ void conv_forward(const KernelContext& ctx, const ConvGeometry& g, const F* x, c
     if (w.packed_t && g.window.rank() <= 2 && g.window.out_size() <= kTransposedMaxPositions)
       return conv_transposed(ctx, g, x, w, b, y);
     if (reads_input_in_place(g, w)) return conv_in_place(ctx, g, x, w, b, y);
-    if (reads_phase_planes(g, w)) return conv_phase_product(ctx, g, x, w, b, y);
+    if (reads_phase_planes(g, w, ctx.threads())) return conv_phase_product(ctx, g, x, w, b, y);
   }
   if (is_depthwise(g.in_channels / g.group, g.group, g.window.rank()))
     conv_depthwise(ctx, g, x, w, b, y);
