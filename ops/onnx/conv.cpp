@@ -484,14 +484,7 @@ void conv_pointwise(const KernelContext& ctx, const ConvGeometry& g, const F* x,
     group_forward(ctx, parallel, w, b, grp, mg, cg, hw, xg, hw, y,
                   (n * g.out_channels + grp * mg) * hw);
   };
-  const int64_t items = g.batch * g.group;
-  if (items >= 2 * ctx.threads()) {
-    ctx.parallel_for(items, 1, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) one(i, false);
-    });
-  } else {
-    for (int64_t i = 0; i < items; ++i) one(i, true);
-  }
+  nn::for_each_product(ctx, g.batch * g.group, 1, one);
 }
 
 // Bytes of col one tile may use: about what one core's L2 holds.

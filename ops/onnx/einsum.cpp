@@ -311,13 +311,7 @@ bool einsum_as_products(KernelContext& ctx, const std::vector<std::vector<int>>&
     else
       nn::gemm<float>(ta, tb, m, n, k, 1.0f, ai, lda, bi, ldb, 0.0f, ci, n);
   };
-  if (items >= 2 * ctx.threads()) {
-    ctx.parallel_for(items, nn::grain_for(m * n * k), [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) one(i, false);
-    });
-  } else {
-    for (int64_t i = 0; i < items; ++i) one(i, true);
-  }
+  nn::for_each_product(ctx, items, nn::grain_for(m * n * k), one);
   if (!direct) {
     // The product's dims are [batch, left, right]: each output dim reads its label's there.
     const std::vector<int64_t> at = dims_of_labels(product_order, labels);

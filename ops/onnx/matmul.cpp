@@ -104,13 +104,7 @@ void matmul_float(const KernelContext& ctx, const MatmulPlan& p, const F* a, con
     else
       nn::gemm<F>(false, false, p.m, p.n, p.k, F(1), ai, p.k, bi, p.n, F(0), yi, p.n);
   };
-  if (items >= 2 * ctx.threads()) {
-    ctx.parallel_for(items, nn::grain_for(p.m * p.n * p.k), [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) one(i, false);
-    });
-    return;
-  }
-  for (int64_t i = 0; i < items; ++i) one(i, true);
+  nn::for_each_product(ctx, items, nn::grain_for(p.m * p.n * p.k), one);
 }
 
 template <class T>

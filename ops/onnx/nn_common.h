@@ -248,6 +248,20 @@ inline std::pair<int64_t, int64_t> piece_bounds(int64_t extent, int64_t count, i
           std::min(extent, (i + 1) * units / count * quantum)};
 }
 
+// one(i, parallel) for every item of a batch of independent products: with at least two items
+// a thread, the items go across the threads, each on one (parallel false); with fewer, one
+// after the other, each product split across the threads itself (parallel true).
+template <class Fn>
+void for_each_product(const KernelContext& ctx, int64_t items, int64_t grain, Fn&& one) {
+  if (items >= 2 * ctx.threads()) {
+    ctx.parallel_for(items, grain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) one(i, false);
+    });
+    return;
+  }
+  for (int64_t i = 0; i < items; ++i) one(i, true);
+}
+
 // ---- convolution and pooling windows ---------------------------------------------------------
 
 // The geometry of one conv/pool node on one input, all spatial axes resolved: auto_pad turned
