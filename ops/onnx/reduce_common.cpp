@@ -321,15 +321,19 @@ float run_result(const float* x, int64_t len, float lanes_result) {
 template <ReduceKind K>
 void run_contiguous(const KernelContext& ctx, const Plan& p, const float* x, float* y) {
   const int64_t len = p.len, blocks = (len + kRunBlock - 1) / kRunBlock;
-  if (p.outer < ctx.threads() && blocks > 1) {
+  // Blocks [b0, b1) of run `run` into their partials.
+  const auto reduce_blocks = [&](const float* run, int64_t b0, int64_t b1, float* partials) {
+    for (int64_t b = b0; b < b1; ++b)
+      partials[b] = reduce_block<K>(run + b * kRunBlock, std::min(kRunBlock, len - b * kRunBlock));
+  };
+  // Fewer runs than threads: each run's blocks across the threads, one run after the other.
+  const bool split_runs = p.outer < ctx.threads() && blocks > 1;
+  if (split_runs) {
     std::vector<float> partials(static_cast<std::size_t>(blocks));
     for (int64_t o = 0; o < p.outer; ++o) {
       const float* run = x + o * len;
-      ctx.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-        for (int64_t b = b0; b < b1; ++b)
-          partials[static_cast<std::size_t>(b)] =
-              reduce_block<K>(run + b * kRunBlock, std::min(kRunBlock, len - b * kRunBlock));
-      });
+      ctx.parallel_for(
+          blocks, 1, [&](int64_t b0, int64_t b1) { reduce_blocks(run, b0, b1, partials.data()); });
       y[o] = run_result<K>(run, len, combine_blocks<K>(partials.data(), blocks));
     }
     return;
@@ -337,11 +341,8 @@ void run_contiguous(const KernelContext& ctx, const Plan& p, const float* x, flo
   ctx.parallel_for(p.outer, grain_for(len), [&](int64_t lo, int64_t hi) {
     std::vector<float> partials(static_cast<std::size_t>(blocks));
     for (int64_t o = lo; o < hi; ++o) {
-      const float* run = x + o * len;
-      for (int64_t b = 0; b < blocks; ++b)
-        partials[static_cast<std::size_t>(b)] =
-            reduce_block<K>(run + b * kRunBlock, std::min(kRunBlock, len - b * kRunBlock));
-      y[o] = run_result<K>(run, len, combine_blocks<K>(partials.data(), blocks));
+      reduce_blocks(x + o * len, 0, blocks, partials.data());
+      y[o] = run_result<K>(x + o * len, len, combine_blocks<K>(partials.data(), blocks));
     }
   });
 }
