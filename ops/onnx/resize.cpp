@@ -277,6 +277,23 @@ std::optional<TapTable> tap_table(const std::vector<Taps>& taps, int64_t in) {
   return t;
 }
 
+// One input row's width pass into `row` (out_w sums): through the taps, or as it is where the
+// width is kept (no taps).
+void width_pass(const float* xr, const std::optional<TapTable>& tw, int64_t out_w, double* row) {
+  if (!tw) {
+    for (int64_t ox = 0; ox < out_w; ++ox) row[ox] = static_cast<double>(xr[ox]);
+    return;
+  }
+  for (int64_t ox = 0; ox < out_w; ++ox) {
+    double sum = 0;
+    for (int64_t j = 0; j < tw->n; ++j) {
+      const auto k = static_cast<std::size_t>(ox * tw->n + j);
+      sum += tw->w[k] * static_cast<double>(xr[tw->index[k]]);
+    }
+    row[ox] = sum;
+  }
+}
+
 // Float32 planes (every axis but the last two kept, no position outside the input): per plane
 // the width pass into a scratch of its rows, then the height pass into Y, each output element
 // the sums resize_pass makes in the same order (in double, from 0, tap by tap), rounded to
@@ -307,18 +324,7 @@ bool resize_float_planes(KernelContext& ctx, const Tensor& x, Tensor& y, const R
       for (int64_t iy = 0; iy < in_h; ++iy) {
         const float* xr = xp + iy * in_w;
         double* row = rows.data() + iy * out_w;
-        for (int64_t ox = 0; ox < out_w; ++ox) {
-          if (width_kept) {
-            row[ox] = static_cast<double>(xr[ox]);
-            continue;
-          }
-          double sum = 0;
-          for (int64_t j = 0; j < tw->n; ++j) {
-            const auto k = static_cast<std::size_t>(ox * tw->n + j);
-            sum += tw->w[k] * static_cast<double>(xr[tw->index[k]]);
-          }
-          row[ox] = sum;
-        }
+        width_pass(xr, tw, out_w, row);
       }
       for (int64_t oy = 0; oy < out_h; ++oy) {
         float* out = yp + oy * out_w;
