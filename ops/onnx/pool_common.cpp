@@ -442,13 +442,19 @@ bool max_plane_padded(const PlaneJob& job, int64_t plane, const float* x, float*
       bordered.copy(src, h.in, w.in, top, left, ph, pw, -std::numeric_limits<float>::infinity());
   const float* origin = padded + (h.start[0] + top) * pw + w.start[0] + left;
   float* out = y + plane * h.out * w.out;
-  const int64_t n = (h.out - 1) * pw + w.out;
-  scratch_of(acc, static_cast<std::size_t>(n));
-  // Output (oh, ow) at oh * pw + ow: its window begins stride times further into the copy.
-  kernels::max_rows(acc.data(), origin, h.dilation * pw, h.kernel,
-                    {n, h.stride, w.kernel, w.dilation});
-  for (int64_t oh = 0; oh < h.out; ++oh)
-    std::copy(acc.begin() + oh * pw, acc.begin() + oh * pw + w.out, out + oh * w.out);
+  // 3x3 windows at stride 2 (Inception's reductions, with pads at the end) straight into Y, an
+  // input row two output rows share read once: 320 planes of 28x28 to 14x14, 14 -> 7.6 us per
+  // 40 planes (Inception v2 in the model, two threads: 0.066 -> 0.037 ms).
+  const bool three_by_two = is_3x3_stride2(h) && is_3x3_stride2(w);
+  if (!three_by_two || !kernels::max_rows_3x3_stride2(out, w.out, origin, pw, h.out, w.out)) {
+    const int64_t n = (h.out - 1) * pw + w.out;
+    scratch_of(acc, static_cast<std::size_t>(n));
+    // Output (oh, ow) at oh * pw + ow: its window begins stride times further into the copy.
+    kernels::max_rows(acc.data(), origin, h.dilation * pw, h.kernel,
+                      {n, h.stride, w.kernel, w.dilation});
+    for (int64_t oh = 0; oh < h.out; ++oh)
+      std::copy(acc.begin() + oh * pw, acc.begin() + oh * pw + w.out, out + oh * w.out);
+  }
   // The windows that begin in the padding: whole rows at the top, the first columns of the
   // others (lo falls as the windows move right and down).
   for (int64_t oh = 0; oh < h.out; ++oh)
