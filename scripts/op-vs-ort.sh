@@ -32,6 +32,8 @@ cases=(
   "tanh|13|float[1,128,3072] x|float[1,128,3072] y|y = Tanh (x)"
   "exp|13|float[1,128,3072] x|float[1,128,3072] y|y = Exp (x)"
   "erf|13|float[1,128,3072] x|float[1,128,3072] y|y = Erf (x)"
+  "gelu|20|float[1,128,3072] x|float[1,128,3072] y|y = Gelu (x)"
+  "gelu_tanh|20|float[1,128,3072] x|float[1,128,3072] y|y = Gelu <approximate = \"tanh\"> (x)"
   "sigmoid|13|float[1,64,112,112] x|float[1,64,112,112] y|y = Sigmoid (x)"
   "softmax|13|float[12,128,128] x|float[12,128,128] y|y = Softmax <axis = -1> (x)"
   "logsoftmax|13|float[128,3072] x|float[128,3072] y|y = LogSoftmax <axis = -1> (x)"
