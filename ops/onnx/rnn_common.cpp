@@ -5,6 +5,8 @@
 #include <cmath>
 #include <functional>
 
+#include "core/util/scratch.h"
+
 namespace onnxtool::ops::rnn {
 
 namespace {
@@ -71,16 +73,23 @@ void infer_impl(InferContext& ctx, Cell cell) {
 // operators of the same name).
 struct ActivationInfo {
   const char* name;
+  ActivationKind kind;
   int params;
   double alpha, beta;
 };
+using AK = ActivationKind;
 constexpr ActivationInfo kActivations[] = {
-    {"relu", 0, 0, 0},           {"tanh", 0, 0, 0},
-    {"sigmoid", 0, 0, 0},        {"affine", 2, 1.0, 0.0},
-    {"leakyrelu", 1, 0.01, 0},   {"thresholdedrelu", 1, 1.0, 0},
-    {"scaledtanh", 2, 1.0, 1.0}, {"hardsigmoid", 2, 0.2, 0.5},
-    {"elu", 1, 1.0, 0},          {"softsign", 0, 0, 0},
-    {"softplus", 0, 0, 0},
+    {"relu", AK::relu, 0, 0, 0},
+    {"tanh", AK::tanh, 0, 0, 0},
+    {"sigmoid", AK::sigmoid, 0, 0, 0},
+    {"affine", AK::affine, 2, 1.0, 0.0},
+    {"leakyrelu", AK::leaky_relu, 1, 0.01, 0},
+    {"thresholdedrelu", AK::thresholded_relu, 1, 1.0, 0},
+    {"scaledtanh", AK::scaled_tanh, 2, 1.0, 1.0},
+    {"hardsigmoid", AK::hard_sigmoid, 2, 0.2, 0.5},
+    {"elu", AK::elu, 1, 1.0, 0},
+    {"softsign", AK::softsign, 0, 0, 0},
+    {"softplus", AK::softplus, 0, 0, 0},
 };
 
 std::string lower(std::string s) {
@@ -113,7 +122,7 @@ std::vector<Activation> read_activations(const NodeInfo& ctx, Cell cell, int64_t
     const auto* info = std::find_if(std::begin(kActivations), std::end(kActivations),
                                     [&](const ActivationInfo& a) { return key == a.name; });
     if (info == std::end(kActivations)) ctx.fail("unknown activation function " + n);
-    Activation a{key, info->alpha, info->beta, static_cast<int>(info - std::begin(kActivations))};
+    Activation a{key, info->alpha, info->beta, info->kind};
     if (info->params >= 1 && ai < alphas.size()) a.alpha = alphas[ai++];
     if (info->params >= 2 && bi < betas.size()) a.beta = betas[bi++];
     out.push_back(a);
@@ -124,30 +133,31 @@ std::vector<Activation> read_activations(const NodeInfo& ctx, Cell cell, int64_t
 template <class C>
 C activate(const Activation& a, C x) {
   const auto alpha = static_cast<C>(a.alpha), beta = static_cast<C>(a.beta);
-  switch (a.kind) {  // kActivations' order
-    case 0:
+  switch (a.kind) {
+    case AK::relu:
       return std::max(x, C{0});
-    case 1:
+    case AK::tanh:
       return std::tanh(x);
-    case 2:
+    case AK::sigmoid:
       return C{1} / (C{1} + std::exp(-x));
-    case 3:
+    case AK::affine:
       return alpha * x + beta;
-    case 4:
+    case AK::leaky_relu:
       return x >= 0 ? x : alpha * x;
-    case 5:
+    case AK::thresholded_relu:
       return x >= alpha ? x : C{0};
-    case 6:
+    case AK::scaled_tanh:
       return alpha * std::tanh(beta * x);
-    case 7:
+    case AK::hard_sigmoid:
       return std::min(std::max(alpha * x + beta, C{0}), C{1});
-    case 8:
+    case AK::elu:
       return x >= 0 ? x : alpha * (std::exp(x) - C{1});
-    case 9:
+    case AK::softsign:
       return x / (C{1} + std::abs(x));
-    default:
-      return std::log1p(std::exp(x));  // softplus
+    case AK::softplus:
+      break;
   }
+  return std::log1p(std::exp(x));  // softplus
 }
 
 // ---- the kernel --------------------------------------------------------------------------------
@@ -286,32 +296,31 @@ template <class C>
 void gru_row(const Params<C>& p, int64_t H, const C* r, const C* wb, const C* rb,
              const Activation* act, const C* xr, const C* hrr, C* h) {
   auto clip = [&](C v) { return p.clip ? std::clamp(v, -*p.clip, *p.clip) : v; };
-  std::vector<C> z(static_cast<std::size_t>(H)), reset(z.size()), next(z.size());
+  // z, r, r (.) H_{t-1}, its product with Rh^T, the next H: one buffer of the thread's, kept
+  // between rows and steps.
+  thread_local std::vector<C> work;
+  C* z = scratch_of(work, static_cast<std::size_t>(5 * H));
+  C* reset = z + H;
+  C* gated = reset + H;
+  C* recurrent = gated + H;
+  C* next = recurrent + H;
   for (int64_t j = 0; j < H; ++j) {
-    z[static_cast<std::size_t>(j)] = activate(act[0], clip(xr[j] + hrr[j] + wb[j] + rb[j]));
-    reset[static_cast<std::size_t>(j)] =
-        activate(act[0], clip(xr[H + j] + hrr[H + j] + wb[H + j] + rb[H + j]));
+    z[j] = activate(act[0], clip(xr[j] + hrr[j] + wb[j] + rb[j]));
+    reset[j] = activate(act[0], clip(xr[H + j] + hrr[H + j] + wb[H + j] + rb[H + j]));
   }
-  const C* rh = r + 2 * H * H;
   // (r (.) H_{t-1}) Rh^T as one product (a dot product per element, in a loop, took 3 of a
   // 50-step GRU's 4.8 ms at hidden size 256).
-  std::vector<C> gated, recurrent;
   if (!p.linear_before_reset) {
-    gated.resize(static_cast<std::size_t>(H));
-    recurrent.resize(static_cast<std::size_t>(H));
-    for (int64_t k = 0; k < H; ++k)
-      gated[static_cast<std::size_t>(k)] = reset[static_cast<std::size_t>(k)] * h[k];
-    misc::gemm_serial(false, true, 1, H, H, C{1}, gated.data(), H, rh, H, C{0}, recurrent.data(),
-                      H);
+    for (int64_t k = 0; k < H; ++k) gated[k] = reset[k] * h[k];
+    misc::gemm_serial(false, true, 1, H, H, C{1}, gated, H, r + 2 * H * H, H, C{0}, recurrent, H);
   }
   for (int64_t j = 0; j < H; ++j) {
-    const auto uj = static_cast<std::size_t>(j);
-    const C recur = p.linear_before_reset ? reset[uj] * (hrr[2 * H + j] + rb[2 * H + j])
-                                          : rb[2 * H + j] + recurrent[uj];  // + Rbh
+    const C recur = p.linear_before_reset ? reset[j] * (hrr[2 * H + j] + rb[2 * H + j])
+                                          : rb[2 * H + j] + recurrent[j];  // + Rbh
     const C hh = activate(act[1], clip(xr[2 * H + j] + recur + wb[2 * H + j]));
-    next[uj] = (C{1} - z[uj]) * hh + z[uj] * h[j];
+    next[j] = (C{1} - z[j]) * hh + z[j] * h[j];
   }
-  std::copy(next.begin(), next.end(), h);
+  std::copy(next, next + H, h);
 }
 
 template <class C>

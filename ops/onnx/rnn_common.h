@@ -18,10 +18,24 @@ enum class Cell { rnn, gru, lstm };
 // Type and shape inference: Y (seq, dirs, batch, hidden) or, with layout 1,
 // (batch, seq, dirs, hidden); Y_h and Y_c (dirs, batch, hidden) or (batch, dirs, hidden).
 void infer(InferContext& ctx, Cell cell);
+// The functions the activations attribute names (case-insensitively).
+enum class ActivationKind {
+  relu,
+  tanh,
+  sigmoid,
+  affine,
+  leaky_relu,
+  thresholded_relu,
+  scaled_tanh,
+  hard_sigmoid,
+  elu,
+  softsign,
+  softplus
+};
 struct Activation {
   std::string name;  // lower case
   double alpha = 0, beta = 0;
-  int kind = 0;  // its place in rnn_common.cpp's table (activate switches on it, per element)
+  ActivationKind kind = ActivationKind::tanh;  // decoded once: activate switches on it
 };
 
 // The attributes of one RNN, GRU or LSTM node, decoded once. Problems found here are reported
