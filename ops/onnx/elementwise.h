@@ -477,15 +477,19 @@ KernelFn variadic_kernel(F f, Bcast mode, Finish finish) {
 // vmath.h: position-independent, so any split gives the same bits) and whose other types go
 // through `others`.
 using VectorF32 = void (*)(const float* x, float* y, int64_t n);
+// f32 over float32 input 0 into output 0 (its shape), split across the threads.
+inline void run_vector_f32(KernelContext& ctx, VectorF32 f32, int64_t grain) {
+  const Tensor& x = ctx.input(0);
+  Tensor& y = ctx.output_uninitialized(0, DataType::float32, x.shape());
+  const float* src = x.data<float>();
+  float* dst = y.mutable_data<float>();
+  ctx.parallel_for(x.numel(), grain,
+                   [&](int64_t lo, int64_t hi) { f32(src + lo, dst + lo, hi - lo); });
+}
 inline KernelFn vector_f32_kernel(VectorF32 f32, KernelFn others, int64_t grain) {
   return [f32, others, grain](KernelContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    if (x.dtype() != DataType::float32) return others(ctx);
-    Tensor& y = ctx.output_uninitialized(0, DataType::float32, x.shape());
-    const float* src = x.data<float>();
-    float* dst = y.mutable_data<float>();
-    ctx.parallel_for(x.numel(), grain,
-                     [&](int64_t lo, int64_t hi) { f32(src + lo, dst + lo, hi - lo); });
+    if (ctx.input(0).dtype() != DataType::float32) return others(ctx);
+    run_vector_f32(ctx, f32, grain);
   };
 }
 
